@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+
+export type AnvilOptions = {
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  port?: number;
+  /** Seconds between blocks; 0 mines only on transactions. */
+  blockTime?: number;
+  chainId?: number;
+};
+
+export type Anvil = {
+  rpcUrl: string;
+  port: number;
+  stop(): Promise<void>;
+};
+
+/** Path of the anvil binary shipped by the npm package `@foundry-rs/anvil` for this platform. */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url);
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const pkg = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`);
+  return join(dirname(pkg), "bin", "anvil");
+}
+
+/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts anvil on 127.0.0.1 as Base (chain 8453) under Prague rules (EIP-7702), and resolves once it
+ * answers JSON-RPC.
+ */
+export async function startAnvil({ port = 0, blockTime = 1, chainId = 8453 }: AnvilOptions = {}): Promise<Anvil> {
+  const chosen = port === 0 ? await freePort() : port;
+  const args = ["--host", "127.0.0.1", "--port", String(chosen), "--chain-id", String(chainId), "--hardfork", "prague"];
+  if (blockTime > 0) args.push("--block-time", String(blockTime));
+  // Larger code than the 24 KiB limit is allowed on the devnet so real-world-sized fixtures deploy.
+  args.push("--code-size-limit", "100000");
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const rpcUrl = `http://127.0.0.1:${chosen}`;
+  await waitForRpc(rpcUrl, child, () => stderr);
+  return { rpcUrl, port: chosen, stop: () => stopChild(child) };
+}
+
+async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}: ${stderr()}`);
+    try {
+      const res = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`anvil did not answer at ${rpcUrl} within 20 s: ${stderr()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+  });
+}

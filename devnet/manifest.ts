@@ -1,0 +1,67 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { getAddress } from "viem";
+import { z } from "zod";
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((a) => getAddress(a));
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<`0x${string}`>;
+
+export const TestAccount = z.object({ address, privateKey });
+export type TestAccount = z.infer<typeof TestAccount>;
+
+export const ManifestToken = z.object({
+  symbol: z.string(),
+  address,
+  decimals: z.number().int().min(0).max(36),
+});
+export type ManifestToken = z.infer<typeof ManifestToken>;
+
+export const PoolKind = z.enum(["uniswap-v2", "uniswap-v3", "aerodrome-volatile", "aerodrome-stable"]);
+export type PoolKind = z.infer<typeof PoolKind>;
+
+export const ManifestPool = z.object({
+  name: z.string(),
+  kind: PoolKind,
+  address,
+  factory: address,
+  token0: address,
+  token1: address,
+  /** Uniswap V3-style fee in hundredths of a bip; absent on V2-style pools. */
+  fee: z.number().int().optional(),
+});
+export type ManifestPool = z.infer<typeof ManifestPool>;
+
+/** Everything a test or tool needs to find on the devnet; nothing else hard-codes devnet addresses. */
+export const Manifest = z.object({
+  chainId: z.number().int(),
+  rpcUrl: z.string().url(),
+  /** Block at which the seeded state is complete. */
+  seededAtBlock: z.number().int().nonnegative(),
+  accounts: z.object({
+    deployer: TestAccount,
+    traffic: TestAccount,
+    /** Funded wallets for tests to sign with (USDC, WETH, every tracked token, ETH). */
+    users: z.array(TestAccount),
+  }),
+  payoutAddress: address,
+  tokens: z.record(z.string(), ManifestToken),
+  factories: z.object({ uniswapV2: address, uniswapV3: address, aerodrome: address }),
+  pools: z.array(ManifestPool),
+  /** Every other deployed fixture by a stable name (proxies, Diamond, facets, Multicall3, ...). */
+  contracts: z.record(z.string(), address),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+export const defaultManifestPath = resolve(import.meta.dirname, "..", ".devnet", "manifest.json");
+
+export function writeManifest(manifest: Manifest, path = defaultManifestPath): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+export function readManifest(path = process.env.DEVNET_MANIFEST ?? defaultManifestPath): Manifest {
+  return Manifest.parse(JSON.parse(readFileSync(path, "utf8")));
+}
