@@ -2,12 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { devnetAccountCount } from "./accounts";
 
 export type AnvilOptions = {
   /** Port on 127.0.0.1; 0 picks a free one. */
   port?: number;
-  /** Seconds between blocks; 0 mines only on transactions. */
-  blockTime?: number;
   chainId?: number;
 };
 
@@ -39,13 +38,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts anvil on 127.0.0.1 as Base (chain 8453) under Prague rules (EIP-7702), and resolves once it
- * answers JSON-RPC.
+ * Starts anvil on 127.0.0.1 as Base (chain 8453) under Prague rules (EIP-7702), mining on every
+ * transaction (seeding is fast that way; `evm_setIntervalMining` turns on timed blocks later), and
+ * resolves once it answers JSON-RPC.
  */
-export async function startAnvil({ port = 0, blockTime = 1, chainId = 8453 }: AnvilOptions = {}): Promise<Anvil> {
+export async function startAnvil({ port = 0, chainId = 8453 }: AnvilOptions = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
-  const args = ["--host", "127.0.0.1", "--port", String(chosen), "--chain-id", String(chainId), "--hardfork", "prague"];
-  if (blockTime > 0) args.push("--block-time", String(blockTime));
+  const args = ["--accounts", String(devnetAccountCount), "--host", "127.0.0.1", "--port", String(chosen), "--chain-id", String(chainId), "--hardfork", "prague"];
   // Larger code than the 24 KiB limit is allowed on the devnet so real-world-sized fixtures deploy.
   args.push("--code-size-limit", "100000");
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });

@@ -33,6 +33,7 @@ export function compileFixtures(): Artifacts {
     .digest("hex")
     .slice(0, 16);
   const cached = join(cacheDir, `${digest}.json`);
+  if (files.length === 0) return {};
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as Artifacts;
 
   const input = {

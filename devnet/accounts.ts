@@ -1,0 +1,25 @@
+import type { Address, Hex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { bytesToHex } from "viem";
+
+/** anvil's default mnemonic: its accounts are funded with 10,000 ETH at genesis. */
+const anvilMnemonic = "test test test test test test test test test test test junk";
+
+/** How many funded accounts the devnet starts anvil with. */
+export const devnetAccountCount = 20;
+
+/** The funded anvil account at `index`, with its private key (devnet only). */
+export function devnetAccount(index: number): { address: Address; privateKey: Hex } {
+  const account = mnemonicToAccount(anvilMnemonic, { addressIndex: index });
+  const key = account.getHdKey().privateKey;
+  if (!key) throw new Error(`no private key for devnet account ${index}`);
+  return { address: account.address, privateKey: bytesToHex(key) };
+}
+
+/** Roles of the funded accounts: 0 deploys, 1 drives traffic, 2 receives payments, 3.. are test users. */
+export const devnetRoles = {
+  deployer: 0,
+  traffic: 1,
+  payout: 2,
+  firstUser: 3,
+} as const;
