@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { getAddress } from "viem";
 import { z } from "zod";
 
@@ -55,7 +56,7 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
-export const defaultManifestPath = resolve(import.meta.dirname, "..", ".devnet", "manifest.json");
+export const defaultManifestPath = fileURLToPath(new URL("../.devnet/manifest.json", import.meta.url));
 
 export function writeManifest(manifest: Manifest, path = defaultManifestPath): void {
   mkdirSync(dirname(path), { recursive: true });

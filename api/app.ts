@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import type { CheckStatusDeps } from "./health/checkStatus";
+import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
+import { statusRoutes } from "./routes/status";
+
+/** What the API is built from: every dependency is passed in, so tests hand it real ones. */
+export type AppDeps = {
+  status: CheckStatusDeps;
+};
+
+/**
+ * The whole HTTP API: middleware order, route mounting and the one error shape. Ponder serves it
+ * through src/api/index.ts; tests drive it with `app.request()`.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Hono();
+  app.use(
+    cors({
+      origin: "*",
+      allowHeaders: ["content-type", "authorization", "x-api-key", "payment-signature", "x-gateway-key", "mcp-protocol-version"],
+      exposeHeaders: ["payment-required", "payment-response", "x-credits-remaining", "x-ratelimit-remaining", "retry-after", "x-service-rpc-provider", "x-service-trust-level"],
+    }),
+  );
+  app.route("/", statusRoutes(deps.status));
+  app.all("*", methodNotAllowedOrNotFound(app));
+  app.onError((err, c) => handleError(err, c));
+  return app;
+}

