@@ -70,7 +70,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; a bad value stops the process with every problem named. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // An empty variable (`DATABASE_URL=`) means unset, as shells and .env files use it.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new ConfigError(`invalid configuration: ${problems}`);

@@ -1,0 +1,73 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createApp } from "../../api/app";
+import type { StatusReport } from "../../api/health/checkStatus";
+import type { IndexDb } from "../../api/indexDb";
+import { chainHead } from "../../ponder.schema";
+import { freePort } from "../../devnet/anvil";
+import { testClient, testManifest } from "../support/devnet";
+
+const manifest = testManifest();
+let pglite: PGlite;
+let indexDb: IndexDb;
+
+beforeAll(async () => {
+  pglite = new PGlite();
+  await pglite.exec("CREATE TABLE chain_head (chain_id integer PRIMARY KEY, number numeric(78) NOT NULL, hash text NOT NULL, timestamp numeric(78) NOT NULL)");
+  indexDb = drizzle(pglite) as unknown as IndexDb;
+});
+afterAll(() => pglite.close());
+
+const statusApp = (db: IndexDb, url: string) =>
+  createApp({
+    status: { indexDb: db, providers: [{ name: "devnet", url, trusted: true }], chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+  });
+
+describe("GET /v1/status", () => {
+  test("default: a fresh index and a live provider are OPERATIONAL with the index's head", async () => {
+    const block = await testClient(manifest).getBlock();
+    await drizzle(pglite).insert(chainHead).values({ chainId: 8453, number: block.number, hash: block.hash, timestamp: block.timestamp }).onConflictDoUpdate({
+      target: chainHead.chainId,
+      set: { number: block.number, hash: block.hash, timestamp: block.timestamp },
+    });
+    const res = await statusApp(indexDb, manifest.rpcUrl).request("/v1/status");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as StatusReport;
+    expect(body.status).toBe("OPERATIONAL");
+    expect(body.index.headBlock).toBe(Number(block.number));
+    expect(body.index.headBlockHash).toBe(block.hash);
+    expect(body.rpc.providers[0]).toMatchObject({ name: "devnet", available: true });
+    expect(body.verdictQuality).toBe("EVIDENCE_GRADE");
+  });
+
+  test("behavior: an index far behind the chain is DEGRADED and stale", async () => {
+    await drizzle(pglite).update(chainHead).set({ number: 0n });
+    const client = testClient(manifest);
+    const head = await client.getBlockNumber();
+    if (head < 6n) await client.mine({ blocks: 6 });
+    const body = (await (await statusApp(indexDb, manifest.rpcUrl).request("/v1/status")).json()) as StatusReport;
+    expect(body.index.stale).toBe(true);
+    expect(body.status).toBe("DEGRADED");
+  });
+
+  test("error: persistence and RPC both unreachable is 503 UNAVAILABLE with the same body shape", async () => {
+    const closed = new PGlite();
+    await closed.close();
+    const deadUrl = `http://127.0.0.1:${await freePort()}`;
+    const res = await statusApp(drizzle(closed) as unknown as IndexDb, deadUrl).request("/v1/status");
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as StatusReport;
+    expect(body.status).toBe("UNAVAILABLE");
+    expect(body.rpc.available).toBe(false);
+    expect(body.persistence.indexStore.available).toBe(false);
+    expect(body.verdictQuality).toBe("UNVERIFIED");
+  });
+
+  test("behavior: RPC down but the index readable is DEGRADED (200)", async () => {
+    const deadUrl = `http://127.0.0.1:${await freePort()}`;
+    const res = await statusApp(indexDb, deadUrl).request("/v1/status");
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as StatusReport).status).toBe("DEGRADED");
+  });
+});

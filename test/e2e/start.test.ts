@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, test } from "vitest";
+import type { StatusReport } from "../../api/health/checkStatus";
+import { createThrowawayDatabase } from "../support/postgres";
+import { type RunningService, startService, waitForJson } from "../support/startService";
+
+type Backend = { name: string; env: () => Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> };
+
+const backends: Backend[] = [{ name: "PGlite", env: async () => ({ env: {}, cleanup: async () => {} }) }];
+const databaseUrl = process.env.DATABASE_URL;
+if (databaseUrl) {
+  backends.push({
+    name: "Postgres",
+    env: async () => {
+      const db = await createThrowawayDatabase(databaseUrl);
+      return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
+    },
+  });
+}
+
+describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) => {
+  let service: RunningService | undefined;
+  let cleanup = async () => {};
+  afterAll(async () => {
+    await service?.stop();
+    await cleanup();
+  });
+
+  test("behavior: /v1/status answers 200 within 2 minutes, the index follows the moving chain, Ctrl-C stops it", async () => {
+    const backend = await env();
+    cleanup = backend.cleanup;
+    service = await startService(backend.env);
+    const ready = await waitForJson<StatusReport>(
+      `${service.baseUrl}/v1/status`,
+      (status, body) => status === 200 && body.index?.headBlock !== null,
+      120_000,
+      service,
+    ).catch((err) => {
+      throw new Error(`${err}\n--- service output ---\n${service?.output().slice(-4000)}`);
+    });
+    expect(ready.elapsedMs).toBeLessThan(120_000);
+    expect(ready.body.chain).toEqual({ chainId: 8453, network: "eip155:8453", source: "devnet" });
+    expect(ready.body.rpc.trustLevel).toBe("TRUSTED_PRIMARY");
+    expect(ready.body.persistence.indexStore.available).toBe(true);
+
+    // Timed blocks: the indexed head moves on by itself.
+    const first = ready.body.index.headBlock ?? 0;
+    const later = await waitForJson<StatusReport>(
+      `${service.baseUrl}/v1/status`,
+      (_, body) => (body.index?.headBlock ?? 0) >= first + 2,
+      15_000,
+    );
+    expect(later.body.index.lagBlocks).toBeLessThanOrEqual(later.body.index.maxLagBlocks);
+    expect(later.body.status).toBe("OPERATIONAL");
+
+    const unknown = await fetch(`${service.baseUrl}/v1/no-such-route`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "NOT_FOUND" });
+
+    const { baseUrl } = service;
+    expect(await service.stop()).toBe(0);
+    service = undefined;
+    await expect(fetch(`${baseUrl}/v1/status`)).rejects.toThrow();
+  }, 200_000);
+});

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { freePort } from "../../devnet/anvil";
+
+export type RunningService = {
+  baseUrl: string;
+  manifestPath: string;
+  output: () => string;
+  /** The exit code once the process has exited by itself, else null. */
+  exitCode: () => number | null;
+  /** Stops it as Ctrl-C would; resolves with the exit code. */
+  stop(): Promise<number | null>;
+};
+
+const root = resolve(import.meta.dirname, "..", "..");
+
+/** Runs `npm start`'s entry point as a user would, on free ports and a private data folder. */
+export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
+  const port = await freePort();
+  const manifestPath = join(dir, "manifest.json");
+  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DEVNET_PORT: String(await freePort()),
+      DEVNET_MANIFEST: manifestPath,
+      PGLITE_DIR: join(dir, "pglite"),
+      DATABASE_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    manifestPath,
+    output: () => output,
+    exitCode: () => child.exitCode,
+    stop: () =>
+      new Promise((done) => {
+        const finish = (code: number | null) => {
+          rmSync(dir, { recursive: true, force: true });
+          done(code);
+        };
+        if (child.exitCode !== null) return finish(child.exitCode);
+        child.once("exit", (code) => finish(code));
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGKILL"), 30_000).unref();
+      }),
+  };
+}
+
+/** Polls `url` until `accept` holds for its JSON body, or fails after `timeoutMs`. */
+export async function waitForJson<T>(
+  url: string,
+  accept: (status: number, body: T) => boolean,
+  timeoutMs: number,
+  service?: RunningService,
+): Promise<{ status: number; body: T; elapsedMs: number }> {
+  const started = Date.now();
+  let last = "no answer";
+  while (Date.now() - started < timeoutMs) {
+    if (service && service.exitCode() !== null) {
+      throw new Error(`the service exited with ${service.exitCode()}:\n${service.output().slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(url);
+      const body = (await res.json()) as T;
+      if (accept(res.status, body)) return { status: res.status, body, elapsedMs: Date.now() - started };
+      last = `${res.status} ${JSON.stringify(body).slice(0, 300)}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms; last: ${last}`);
+}
