@@ -1,0 +1,101 @@
+import type { RpcProvider } from "./providers";
+import { rpcBatch } from "./rpcBatch";
+
+export type TrustLevel = "TRUSTED_PRIMARY" | "PUBLIC_QUORUM" | "UNVERIFIED";
+
+/** The block every state-bearing read of one analysis is made at, and how far it can be trusted. */
+export type ObservationBlock = {
+  status: "PINNED" | "UNPINNED";
+  chainId: number;
+  network: string;
+  blockNumber: number | null;
+  blockHash: `0x${string}` | null;
+  /** Hex block number, as a JSON-RPC block tag. */
+  blockTag: string | null;
+  trustLevel: TrustLevel;
+  evidenceGrade: boolean;
+  providerName: string | null;
+  /** Providers that reported the pinned block with the same hash. */
+  agreement: number;
+  /** Providers asked that answered at all. */
+  sampled: number;
+  /** Why evidence grade was not reached, when it was not. */
+  reason: string | null;
+  retrievedAt: string;
+  originalRetrievalTime: string;
+};
+
+export type PinObservationBlockParameters = {
+  providers: readonly RpcProvider[];
+  chainId: number;
+  now?: () => Date;
+  timeoutMs?: number;
+};
+
+type Head = { provider: RpcProvider; number: number; hash: `0x${string}` };
+
+/**
+ * Pins one block before any state-bearing read: every provider is asked for its head; the pinned
+ * number is the lowest head; providers ahead of it are asked for that block's hash. Evidence grade
+ * needs a trusted primary, or at least two public providers (and a majority of them) agreeing, and no
+ * provider answering a different hash. A conflict or too few answers is `UNVERIFIED`, never a guess.
+ */
+export async function pinObservationBlock({ providers, chainId, now = () => new Date(), timeoutMs }: PinObservationBlockParameters): Promise<ObservationBlock> {
+  const retrievedAt = now().toISOString();
+  const unpinned = (reason: string, sampled = 0): ObservationBlock => ({
+    status: "UNPINNED",
+    chainId,
+    network: `eip155:${chainId}`,
+    blockNumber: null,
+    blockHash: null,
+    blockTag: null,
+    trustLevel: "UNVERIFIED",
+    evidenceGrade: false,
+    providerName: null,
+    agreement: 0,
+    sampled,
+    reason,
+    retrievedAt,
+    originalRetrievalTime: retrievedAt,
+  });
+
+  const heads = (await Promise.all(providers.map((p) => readBlock(p, "latest", timeoutMs)))).filter((h): h is Head => h !== null);
+  if (heads.length === 0) return unpinned("NO_PROVIDER_ANSWERED");
+  const pinned = Math.min(...heads.map((h) => h.number));
+  const atPinned = (
+    await Promise.all(heads.map((h) => (h.number === pinned ? h : readBlock(h.provider, `0x${pinned.toString(16)}`, timeoutMs))))
+  ).filter((h): h is Head => h !== null);
+  if (atPinned.length === 0) return unpinned("NO_PROVIDER_ANSWERED", heads.length);
+
+  const hashes = new Set(atPinned.map((h) => h.hash));
+  const primary = atPinned.find((h) => h.provider.trusted);
+  const chosen = primary ?? atPinned[0];
+  if (!chosen) return unpinned("NO_PROVIDER_ANSWERED", heads.length);
+  const agreement = atPinned.filter((h) => h.hash === chosen.hash).length;
+  const publicConfigured = providers.filter((p) => !p.trusted).length;
+  const base = {
+    status: "PINNED" as const,
+    chainId,
+    network: `eip155:${chainId}`,
+    blockNumber: pinned,
+    blockHash: chosen.hash,
+    blockTag: `0x${pinned.toString(16)}`,
+    providerName: chosen.provider.name,
+    agreement,
+    sampled: atPinned.length,
+    retrievedAt,
+    originalRetrievalTime: retrievedAt,
+  };
+  if (hashes.size > 1) return { ...base, trustLevel: "UNVERIFIED", evidenceGrade: false, reason: "PROVIDERS_DISAGREE_ON_BLOCK_HASH" };
+  if (primary) return { ...base, trustLevel: "TRUSTED_PRIMARY", evidenceGrade: true, reason: null };
+  if (agreement >= 2 && agreement > publicConfigured / 2) return { ...base, trustLevel: "PUBLIC_QUORUM", evidenceGrade: true, reason: null };
+  return { ...base, trustLevel: "UNVERIFIED", evidenceGrade: false, reason: "NO_PUBLIC_QUORUM" };
+}
+
+async function readBlock(provider: RpcProvider, tag: string, timeoutMs?: number): Promise<Head | null> {
+  const [outcome] = await rpcBatch(provider, [{ method: "eth_getBlockByNumber", params: [tag, false] }], timeoutMs);
+  if (!outcome?.ok) return null;
+  const block = outcome.result as { number?: string; hash?: string } | null;
+  if (!block?.number || !block.hash || !/^0x[0-9a-f]{64}$/i.test(block.hash)) return null;
+  return { provider, number: Number.parseInt(block.number, 16), hash: block.hash.toLowerCase() as `0x${string}` };
+}
