@@ -1,6 +1,178 @@
-// PLACEHOLDER: replaced by the market-fixtures work.
-import type { Manifest } from "./manifest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Address, erc20Abi, maxUint256 } from "viem";
+import { createDevnetClient } from "./client";
+import type { Manifest, ManifestPool, ManifestToken } from "./manifest";
+import { unitsForUsd } from "./seed/prices";
+import { devnetSwapRouterAbi } from "./swapRouterAbi";
+import { type TrafficCall, createTrafficSender } from "./trafficSender";
 
-export function startTraffic(_manifest: Manifest, _options: { intervalMs?: number } = {}): { stop(): Promise<void> } {
-  return { stop: async () => {} };
+/**
+ * Sizes of the generated traffic in USD at the reference prices. Ordinary swaps and transfers stay at or
+ * below `ordinaryMax`; whale transfers are worth at least `whaleMin`: the indexer's whale threshold
+ * belongs between the two.
+ */
+export const trafficSizesUsd = {
+  swap: { min: 100, max: 20_000 },
+  transfer: { min: 10, max: 10_000 },
+  ordinaryMax: 20_000,
+  whaleMin: 1_500_000,
+} as const;
+
+/** The whale transfers, in turn, in base units (each worth at least trafficSizesUsd.whaleMin). */
+export const whaleTransfers = [
+  { symbol: "USDC", amount: 1_500_000n * 10n ** 6n },
+  { symbol: "WETH", amount: 500n * 10n ** 18n },
+  { symbol: "cbBTC", amount: 17n * 10n ** 8n },
+  { symbol: "USDT", amount: 1_500_000n * 10n ** 6n },
+  { symbol: "DAI", amount: 1_500_000n * 10n ** 18n },
+] as const;
+
+export type TrafficOptions = {
+  /** Pause between ticks (after each tick's transactions are mined). Default 1000 ms. */
+  intervalMs?: number;
+  /** Every this many ticks, one whale transfer. Default 10. */
+  whaleEvery?: number;
+  /** Who receives the transfers. Default: the manifest's users. */
+  recipients?: Address[];
+  /** Aborting it stops the traffic like stop(). */
+  signal?: AbortSignal;
+  log?: (message: string) => void;
+};
+
+const swapsPerTick = 3;
+const transfersPerTick = 2;
+const swapGas = 600_000n;
+const transferGas = 120_000n;
+/** Past this net USD flow into one side of a pool, swaps there only go the other way. */
+const maxNetFlowUsd = 60_000;
+
+/**
+ * Drives market activity from the manifest's traffic account: each tick a few swaps in random pools and
+ * directions (leaning against each pool's net flow so prices wander without drifting away), ordinary
+ * transfers of tracked tokens to the recipients, and every `whaleEvery` ticks a whale transfer. A reverted
+ * or failed transaction is logged and the traffic goes on.
+ */
+export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): { stop(): Promise<void> } {
+  const { intervalMs = 1000, whaleEvery = 10, log = (m: string) => console.warn(m) } = options;
+  const recipients = options.recipients ?? manifest.accounts.users.map((u) => u.address);
+  const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.traffic.privateKey);
+  const sender = createTrafficSender(client, log);
+  const plan = createPlanner(manifest, client.account.address, recipients);
+  const halt = new AbortController();
+  if (options.signal?.aborted) halt.abort();
+  options.signal?.addEventListener("abort", () => halt.abort(), { once: true });
+
+  const running = (async () => {
+    await sender.sendBatch(await plan.approvals(client));
+    for (let tick = 1; !halt.signal.aborted; tick++) {
+      const calls = [...plan.swaps(), ...plan.transfers()];
+      if (tick % whaleEvery === 0) calls.push(plan.whale(tick / whaleEvery));
+      await sender.sendBatch(calls);
+      await sleep(intervalMs, undefined, { signal: halt.signal }).catch(() => undefined);
+    }
+  })().catch((error) => log(`traffic stopped: ${error instanceof Error ? error.message : String(error)}`));
+
+  return {
+    async stop() {
+      halt.abort();
+      await running;
+    },
+  };
+}
+
+/** What each tick sends, chosen at random from the manifest's pools, tokens and recipients. */
+function createPlanner(manifest: Manifest, trader: Address, recipients: Address[]) {
+  const router = swapRouterOf(manifest);
+  if (recipients.length === 0) throw new Error("traffic needs at least one recipient");
+  const tokens = Object.values(manifest.tokens);
+  const tokenAt = new Map(tokens.map((t) => [t.address, t]));
+  const netFlowUsd = new Map<string, number>();
+
+  const tokenOf = (address: Address): ManifestToken => {
+    const token = tokenAt.get(address);
+    if (!token) throw new Error(`pool token ${address} is not in the manifest`);
+    return token;
+  };
+
+  function swap(pool: ManifestPool): TrafficCall {
+    const usd = randomBetween(trafficSizesUsd.swap.min, trafficSizesUsd.swap.max);
+    const net = netFlowUsd.get(pool.name) ?? 0;
+    const zeroForOne = Math.random() < 0.5 - Math.max(-0.5, Math.min(0.5, net / maxNetFlowUsd / 2));
+    netFlowUsd.set(pool.name, net + (zeroForOne ? usd : -usd));
+    const tokenIn = tokenOf(zeroForOne ? pool.token0 : pool.token1);
+    const amountIn = unitsForUsd(tokenIn, usd);
+    const label = `swap of ${tokenIn.symbol} on ${pool.name}`;
+    const common = { label, address: router, abi: devnetSwapRouterAbi, gas: swapGas };
+    if (pool.kind === "uniswap-v3")
+      return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
+    const functionName = pool.kind === "uniswap-v2" ? "swapV2" : "swapAerodrome";
+    return { ...common, functionName, args: [pool.address, tokenIn.address, amountIn, 0n, trader] };
+  }
+
+  function transfer(token: ManifestToken, amount: bigint, label: string): TrafficCall {
+    const to = pick(recipients);
+    return {
+      label,
+      address: token.address,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [to, amount],
+      gas: transferGas,
+    };
+  }
+
+  return {
+    /** Lets the router spend every token the trader holds, where it cannot yet. */
+    async approvals(client: ReturnType<typeof createDevnetClient>): Promise<TrafficCall[]> {
+      const calls: TrafficCall[] = [];
+      for (const token of tokens) {
+        const allowance = await client.readContract({
+          address: token.address,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [trader, router],
+        });
+        if (allowance < maxUint256 / 2n) {
+          calls.push({
+            label: `approval of ${token.symbol}`,
+            address: token.address,
+            abi: erc20Abi,
+            functionName: "approve",
+            args: [router, maxUint256],
+            gas: transferGas,
+          });
+        }
+      }
+      return calls;
+    },
+    swaps: () => Array.from({ length: swapsPerTick }, () => swap(pick(manifest.pools))),
+    transfers: () =>
+      Array.from({ length: transfersPerTick }, () => {
+        const token = pick(tokens);
+        const usd = randomBetween(trafficSizesUsd.transfer.min, trafficSizesUsd.transfer.max);
+        return transfer(token, unitsForUsd(token, usd), `transfer of ${token.symbol}`);
+      }),
+    whale: (n: number) => {
+      const whaleSpec = whaleTransfers[(n - 1) % whaleTransfers.length] ?? whaleTransfers[0];
+      const token = manifest.tokens[whaleSpec.symbol];
+      if (!token) throw new Error(`whale token ${whaleSpec.symbol} is not in the manifest`);
+      return transfer(token, whaleSpec.amount, `whale transfer of ${token.symbol}`);
+    },
+  };
+}
+
+function swapRouterOf(manifest: Manifest): Address {
+  const router = manifest.contracts.swapRouter;
+  if (!router) throw new Error("the manifest has no swapRouter contract");
+  return router;
+}
+
+function pick<T>(items: readonly T[]): T {
+  const item = items[Math.floor(Math.random() * items.length)];
+  if (item === undefined) throw new Error("nothing to pick from");
+  return item;
+}
+
+function randomBetween(min: number, max: number): number {
+  return min + Math.random() * (max - min);
 }
