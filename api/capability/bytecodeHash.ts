@@ -1,0 +1,22 @@
+import { createHash } from "node:crypto";
+import { decodeBytecode } from "./decodeBytecode";
+import { InvalidBytecodeError } from "./InvalidBytecodeError";
+
+/** A bytecode hash on the wire: `sha256:` and 64 lowercase hex digits. */
+export type BytecodeHash = `sha256:${string}`;
+
+/**
+ * `sha256:<hex64>` of runtime bytes (as fetched, metadata trailer included).
+ *
+ * @example
+ * bytecodeHash("0x") // "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+ */
+export function bytecodeHash(code: Uint8Array | string): BytecodeHash {
+  let bytes: Uint8Array;
+  if (typeof code === "string") {
+    const decoded = decodeBytecode(code);
+    if (!decoded.ok) throw new InvalidBytecodeError(decoded.reason);
+    bytes = decoded.bytes;
+  } else bytes = code;
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
