@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { decodeBytecode } from "./decodeBytecode";
 import { InvalidBytecodeError } from "./InvalidBytecodeError";
 
@@ -18,5 +18,5 @@ export function bytecodeHash(code: Uint8Array | string): BytecodeHash {
     if (!decoded.ok) throw new InvalidBytecodeError(decoded.reason);
     bytes = decoded.bytes;
   } else bytes = code;
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  return `sha256:${hash("sha256", bytes, "hex")}`;
 }

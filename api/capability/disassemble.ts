@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { type KnownProxySlotName, knownProxySlots } from "./knownProxySlots";
+import { type KnownProxySlot, type KnownProxySlotName, knownProxySlots } from "./knownProxySlots";
 import { opcodeTable } from "./opcodeTable";
 import { solidityMetadataLength } from "./solidityMetadataLength";
 
@@ -61,7 +61,7 @@ export const proxySlotWriteWindow = 24;
 
 const maxPcsPerOpcode = 64;
 const slotBytes = knownProxySlots.map((s) => Uint8Array.from(Buffer.from(s.slot.slice(2), "hex")));
-const slotHeads = new Uint32Array(slotBytes.map((b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0));
+const slotHeads = new Uint32Array(slotBytes.map((b) => readWord32(b, 0)));
 const { halts } = opcodeTable;
 
 // What the hot loop does per opcode: 1..32 PUSH size, or one of these (0: nothing more).
@@ -209,12 +209,23 @@ function slotReference(
   dataOffset: number | null,
   inDataSection: boolean,
 ): ProxySlotReference {
-  return { slot: knownProxySlots[slot]!.name, via, pc, dataOffset, sstorePc: null, straightLine: true, inDataSection };
+  return { slot: (knownProxySlots[slot] as KnownProxySlot).name, via, pc, dataOffset, sstorePc: null, straightLine: true, inDataSection };
+}
+
+/** The big-endian 32-bit word at `at`. */
+function readWord32(bytes: Uint8Array, at: number): number {
+  return (
+    (((bytes[at] as number) << 24) |
+      ((bytes[at + 1] as number) << 16) |
+      ((bytes[at + 2] as number) << 8) |
+      (bytes[at + 3] as number)) >>>
+    0
+  );
 }
 
 /** Index in `knownProxySlots` of the 32 bytes at `at`, or -1. */
 function matchProxySlot(code: Uint8Array, at: number): number {
-  const head = (((code[at] as number) << 24) | ((code[at + 1] as number) << 16) | ((code[at + 2] as number) << 8) | (code[at + 3] as number)) >>> 0;
+  const head = readWord32(code, at);
   for (let s = 0; s < slotHeads.length; s++) {
     if (slotHeads[s] !== head) continue;
     const bytes = slotBytes[s] as Uint8Array;
