@@ -28,6 +28,8 @@ export type ObservationBlock = {
 export type PinObservationBlockParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
+  /** Pin this block instead of the lowest head (providers that do not have it yet are not sampled). */
+  blockNumber?: number;
   now?: () => Date;
   timeoutMs?: number;
 };
@@ -36,11 +38,12 @@ type Head = { provider: RpcProvider; number: number; hash: `0x${string}` };
 
 /**
  * Pins one block before any state-bearing read: every provider is asked for its head; the pinned
- * number is the lowest head; providers ahead of it are asked for that block's hash. Evidence grade
+ * number is the lowest head (or the requested block); providers at another head are asked for that
+ * block's hash. Evidence grade
  * needs a trusted primary, or at least two public providers (and a majority of them) agreeing, and no
  * provider answering a different hash. A conflict or too few answers is `UNVERIFIED`, never a guess.
  */
-export async function pinObservationBlock({ providers, chainId, now = () => new Date(), timeoutMs }: PinObservationBlockParameters): Promise<ObservationBlock> {
+export async function pinObservationBlock({ providers, chainId, blockNumber, now = () => new Date(), timeoutMs }: PinObservationBlockParameters): Promise<ObservationBlock> {
   const retrievedAt = now().toISOString();
   const unpinned = (reason: string, sampled = 0): ObservationBlock => ({
     status: "UNPINNED",
@@ -61,7 +64,10 @@ export async function pinObservationBlock({ providers, chainId, now = () => new 
 
   const heads = (await Promise.all(providers.map((p) => readBlock(p, "latest", timeoutMs)))).filter((h): h is Head => h !== null);
   if (heads.length === 0) return unpinned("NO_PROVIDER_ANSWERED");
-  const pinned = Math.min(...heads.map((h) => h.number));
+  if (blockNumber !== undefined && blockNumber > Math.max(...heads.map((h) => h.number))) {
+    return unpinned("REQUESTED_BLOCK_NOT_YET_MINED", heads.length);
+  }
+  const pinned = blockNumber ?? Math.min(...heads.map((h) => h.number));
   const atPinned = (
     await Promise.all(heads.map((h) => (h.number === pinned ? h : readBlock(h.provider, `0x${pinned.toString(16)}`, timeoutMs))))
   ).filter((h): h is Head => h !== null);

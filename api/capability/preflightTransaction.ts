@@ -1,0 +1,110 @@
+import { type Address, getAddress, type Hex } from "viem";
+import { z } from "zod";
+import type { RpcProvider } from "../chain/providers";
+import { observationLimitations, simulationLimitation } from "./limitations";
+import { type ContractObservation, type ObservationFailure, observeContract } from "./observeContract";
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .transform((a) => getAddress(a.toLowerCase()));
+
+/** TransactionPreflightRequest: strict (unknown fields are refused); only `chainId` and `to` are required. */
+export const TransactionPreflightRequest = z.strictObject({
+  chainId: z.literal(8453, { error: "must be 8453 (Base mainnet)" }),
+  to: address,
+  data: z
+    .string()
+    .regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex of whole bytes")
+    .max(2 + 2 * 128 * 1024, "must be at most 128 KiB")
+    .default("0x")
+    .transform((d) => d.toLowerCase() as Hex),
+  from: address.optional(),
+  value: z
+    .string()
+    .regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, "must be a hex quantity (0x0, 0x1bc16d674ec80000, ...)")
+    .optional()
+    .transform((v) => v?.toLowerCase() as Hex | undefined),
+  blockNumber: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type TransactionPreflightRequest = z.infer<typeof TransactionPreflightRequest>;
+
+export type PreflightDeps = { providers: readonly RpcProvider[]; chainId: number };
+
+export type TransactionPreflightResponse = ReturnType<typeof shapePreflight>;
+
+/**
+ * Preflight evidence for one transaction: pins a block (the requested one or the providers' common
+ * head), resolves `to` for the calldata's selector down to the executing code or Diamond facet, hashes
+ * every code on the path, dissects the selected code, and observes an `eth_call` at that block.
+ * `conclusion` is always null: the caller's policy decides.
+ */
+export async function preflightTransaction(deps: PreflightDeps, request: TransactionPreflightRequest): Promise<{ ok: true; preflight: TransactionPreflightResponse } | ObservationFailure> {
+  const selector = request.data.length >= 10 ? (request.data.slice(0, 10) as Hex) : undefined;
+  const result = await observeContract({ ...deps, address: request.to, selector, blockNumber: request.blockNumber });
+  if (!result.ok) return result;
+  const { observation } = result;
+  const [call] = await observation.reader.read([{ kind: "call", to: request.to, data: request.data, from: request.from, value: request.value }]);
+  return { ok: true, preflight: shapePreflight(request, selector ?? null, observation, call) };
+}
+
+type CallResult = Awaited<ReturnType<ContractObservation["reader"]["read"]>>[number] | undefined;
+
+function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex | null, observation: ContractObservation, call: CallResult) {
+  const { block, resolution, dissected } = observation;
+  const surface = resolution.nodes[0];
+  const selected = dissected.find((d) => d.address === resolution.executionTarget) ?? dissected[0];
+  const finalNode = [...resolution.nodes, ...(resolution.diamond?.facets ?? [])].find((n) => n.address === resolution.executionTarget);
+  const facetNode = resolution.diamond?.facets.find((f) => f.address === resolution.facet);
+  const { executionTarget, implementation, facet, ...resolutionRecord } = resolution;
+  return {
+    status: "SUCCESS" as const,
+    operation: "TRANSACTION_PREFLIGHT_OBSERVATION" as const,
+    request,
+    selectorHex,
+    surfaceTarget: request.to,
+    surfaceTargetInfo: surface ?? null,
+    nodes: resolution.nodes,
+    resolvedExecutionTarget: executionTarget as Address,
+    resolvedImplementation: implementation,
+    resolvedFacet: facet,
+    completeResolutionPath: resolution.path,
+    resolution: resolutionRecord,
+    bytecodeHashes: {
+      runtimeBytecodeHash: surface?.runtimeBytecodeHash ?? null,
+      finalTargetBytecodeHash: finalNode?.runtimeBytecodeHash ?? null,
+      facetBytecodeHash: facetNode?.runtimeBytecodeHash ?? null,
+      facetBytecodeHashes: (resolution.diamond?.facets ?? []).map((f) => ({ address: f.address, runtimeBytecodeHash: f.runtimeBytecodeHash })),
+    },
+    capabilityEvidence: selected
+      ? {
+          sourceAddress: selected.address,
+          executionRole: selected.role,
+          transactionSelector: selectorHex,
+          notASafetyGuarantee: true as const,
+          reachability: "NOT_ESTABLISHED" as const,
+          dissection: selected.dissection,
+        }
+      : null,
+    simulationObservation: {
+      attempted: call !== undefined,
+      outcome: !call ? ("NOT_ATTEMPTED" as const) : call.ok ? ("SUCCEEDED" as const) : call.reverted ? ("REVERTED" as const) : ("FAILED" as const),
+      trusted: block.evidenceGrade,
+      returnData: call?.ok ? call.value : "0x",
+      ...(call && !call.ok ? { error: call.error.slice(0, 300) } : {}),
+      blockTag: block.blockTag,
+      evidenceOnly: true as const,
+    },
+    evidenceGrade: block.evidenceGrade,
+    evidenceStatus: block.evidenceGrade ? ("VERIFIED" as const) : ("UNVERIFIED" as const),
+    reason: block.evidenceGrade ? "PINNED_TRANSACTION_OBSERVATION" : `UNVERIFIED_OBSERVATION: ${block.reason}`,
+    effectiveTrust: block.trustLevel,
+    observationBlock: block,
+    rpcObservation: observation.rpcObservation(),
+    notASafetyGuarantee: true as const,
+    reachability: "NOT_ESTABLISHED" as const,
+    limitations: [...observationLimitations, simulationLimitation],
+    conclusion: null,
+  };
+}
+

@@ -1,0 +1,88 @@
+import type { ContractObservation } from "./observeContract";
+
+/**
+ * Points each observed pattern takes off the coverage index (100 = none of the selected patterns seen).
+ * Each type counts once however often it occurs. Published in the README; a weight is a statement of how
+ * much the pattern widens what privileged parties or code can do, never a safety verdict.
+ */
+export const deductionWeights = {
+  MINT_SELECTOR: 15,
+  BURN_SELECTOR: 10,
+  PAUSE_SELECTOR: 10,
+  BLACKLIST_SELECTOR: 15,
+  OWNERSHIP_CHANGE_SELECTOR: 5,
+  ROLE_CHANGE_SELECTOR: 5,
+  UPGRADE_SELECTOR: 15,
+  FEE_SETTER_SELECTOR: 10,
+  LIMIT_SETTER_SELECTOR: 10,
+  DELEGATECALL_OPCODE: 10,
+  SELFDESTRUCT_OPCODE: 20,
+  CALLCODE_OPCODE: 10,
+  CREATE_OPCODE: 3,
+  CREATE2_OPCODE: 3,
+  PROXY_SLOT_WRITE: 10,
+  UPGRADEABLE_PROXY: 15,
+  EIP7702_DELEGATED_ACCOUNT: 10,
+  INCOMPLETE_RESOLUTION: 20,
+} as const;
+
+export type DeductionType = keyof typeof deductionWeights;
+
+export type Deduction = { type: DeductionType; points: number; occurrences: number; sources: string[]; evidence: string };
+
+export type CapabilityRating = "MINIMAL_SURFACE" | "LIMITED_SURFACE" | "SUBSTANTIAL_SURFACE" | "EXTENSIVE_SURFACE" | "NOT_A_CONTRACT" | "UNVERIFIED";
+
+export type CapabilityScore = {
+  capabilityScore: number | null;
+  capabilityRating: CapabilityRating;
+  maxScore: 100;
+  deductions: Deduction[];
+};
+
+/** Rating bands of the coverage index, highest first. */
+export const ratingBands = [
+  { min: 80, rating: "MINIMAL_SURFACE" },
+  { min: 60, rating: "LIMITED_SURFACE" },
+  { min: 40, rating: "SUBSTANTIAL_SURFACE" },
+  { min: 0, rating: "EXTENSIVE_SURFACE" },
+] as const;
+
+const upgradeableProxyTypes = new Set(["EIP1967_TRANSPARENT", "EIP1967_UUPS", "EIP1967_PROXY", "EIP1967_BEACON", "IMMUTABLE_BEACON_PROXY", "EIP1822_PROXIABLE", "ZEPPELINOS_PROXY", "SAFE_PROXY", "EIP2535_DIAMOND"]);
+
+/**
+ * The coverage index of one observation: 100 minus the weight of every distinct pattern observed on the
+ * resolved code, floored at 0. Null with `UNVERIFIED` when the block is not evidence grade; null with
+ * `NOT_A_CONTRACT` when the address holds no code.
+ */
+export function scoreCapabilities(observation: ContractObservation): CapabilityScore {
+  if (!observation.block.evidenceGrade) return { capabilityScore: null, capabilityRating: "UNVERIFIED", maxScore: 100, deductions: [] };
+  if (observation.resolution.status === "NOT_A_CONTRACT") return { capabilityScore: null, capabilityRating: "NOT_A_CONTRACT", maxScore: 100, deductions: [] };
+
+  const found = new Map<DeductionType, { occurrences: number; sources: Set<string>; evidence: string }>();
+  const note = (type: DeductionType, source: string, evidence: string) => {
+    const entry = found.get(type) ?? { occurrences: 0, sources: new Set<string>(), evidence };
+    entry.occurrences += 1;
+    entry.sources.add(source);
+    found.set(type, entry);
+  };
+  for (const { address, dissection } of observation.dissected) {
+    for (const capability of dissection.capabilities) note(capability.type, address, capability.evidence);
+  }
+  const { resolution } = observation;
+  for (const proxyType of resolution.proxyTypes) {
+    if (upgradeableProxyTypes.has(proxyType)) note("UPGRADEABLE_PROXY", resolution.nodes[0]?.address ?? "", `${proxyType}: the executing code can be replaced`);
+    if (proxyType === "EIP7702_DELEGATED_ACCOUNT") note("EIP7702_DELEGATED_ACCOUNT", resolution.nodes[0]?.address ?? "", "EOA code is an EIP-7702 delegation designator");
+  }
+  if (resolution.status === "INCOMPLETE") note("INCOMPLETE_RESOLUTION", resolution.nodes.at(-1)?.address ?? "", resolution.reason);
+
+  const deductions = [...found].map(([type, f]) => ({
+    type,
+    points: deductionWeights[type],
+    occurrences: f.occurrences,
+    sources: [...f.sources],
+    evidence: f.evidence,
+  }));
+  const capabilityScore = Math.max(0, 100 - deductions.reduce((sum, d) => sum + d.points, 0));
+  const capabilityRating = ratingBands.find((b) => capabilityScore >= b.min)?.rating ?? "EXTENSIVE_SURFACE";
+  return { capabilityScore, capabilityRating, maxScore: 100, deductions };
+}
