@@ -1,12 +1,17 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import type { AuditContractDeps } from "./capability/auditContract";
+import type { DemoSample } from "./capability/demoSamples";
 import type { CheckStatusDeps } from "./health/checkStatus";
 import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
+import { demoRoutes } from "./routes/demo";
 import { statusRoutes } from "./routes/status";
 
 /** What the API is built from: every dependency is passed in, so tests hand it real ones. */
 export type AppDeps = {
   status: CheckStatusDeps;
+  /** Live contract analysis: the Base providers and the demo's published samples. */
+  capability: AuditContractDeps & { samples: readonly DemoSample[] };
 };
 
 /**
@@ -23,6 +28,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.route("/", statusRoutes(deps.status));
+  app.route("/", demoRoutes(deps.capability));
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

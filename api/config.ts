@@ -43,6 +43,12 @@ export const EnvSchema = z.object({
   DEVNET_TRAFFIC: booleanFlag.default(true),
   /** Where subscription and x402 payments are sent; on the devnet the manifest's payout account. */
   PAYOUT_ADDRESS: address.optional(),
+  /** Addresses the free demo audit answers in full (comma-separated); defaults: the devnet fixtures or Base's majors. */
+  DEMO_AUDIT_ADDRESSES: z
+    .string()
+    .transform((s) => s.split(",").map((a) => a.trim()).filter((a) => a.length > 0))
+    .pipe(z.array(address))
+    .optional(),
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
 
@@ -61,6 +67,8 @@ export type Config = {
   redisUrl: string | undefined;
   devnet: { port: number; blockTime: number; traffic: boolean };
   payoutAddress: string | undefined;
+  /** Explicit demo allowlist; undefined means the mode's default samples. */
+  demoAuditAddresses: string[] | undefined;
   logLevel: Env["LOG_LEVEL"];
 };
 
@@ -90,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     devnet: { port: e.DEVNET_PORT, blockTime: e.DEVNET_BLOCK_TIME, traffic: e.DEVNET_TRAFFIC },
     payoutAddress: e.PAYOUT_ADDRESS,
+    demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
     logLevel: e.LOG_LEVEL,
   };
 }

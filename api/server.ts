@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
 import type { IndexDb } from "./indexDb";
@@ -10,8 +11,8 @@ const maxIndexLagBlocks = 30;
 /** Builds the API as the server runs it: configuration from the environment, Ponder's read-only db. */
 export function createServerApp(indexDb: IndexDb) {
   const config = loadConfig();
-  const devnetRpcUrl = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath).rpcUrl : undefined;
-  const providers = resolveProviders(config.chain, devnetRpcUrl);
+  const manifest = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath) : undefined;
+  const providers = resolveProviders(config.chain, manifest?.rpcUrl);
   return createApp({
     status: {
       indexDb,
@@ -20,5 +21,6 @@ export function createServerApp(indexDb: IndexDb) {
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
     },
+    capability: { providers, chainId: 8453, samples: demoSamples(config.demoAuditAddresses, manifest) },
   });
 }

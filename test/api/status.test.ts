@@ -6,6 +6,7 @@ import type { StatusReport } from "../../api/health/checkStatus";
 import type { IndexDb } from "../../api/indexDb";
 import { chainHead } from "../../ponder.schema";
 import { freePort } from "../../devnet/anvil";
+import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 
 const manifest = testManifest();
@@ -20,9 +21,11 @@ beforeAll(async () => {
 afterAll(() => pglite.close());
 
 const statusApp = (db: IndexDb, url: string) =>
-  createApp({
-    status: { indexDb: db, providers: [{ name: "devnet", url, trusted: true }], chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
-  });
+  createApp(
+    testAppDeps(manifest, db, {
+      status: { indexDb: db, providers: [{ name: "devnet", url, trusted: true }], chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+    }),
+  );
 
 describe("GET /v1/status", () => {
   test("default: a fresh index and a live provider are OPERATIONAL with the index's head", async () => {

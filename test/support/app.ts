@@ -1,0 +1,15 @@
+import type { AppDeps } from "../../api/app";
+import type { RpcProvider } from "../../api/chain/providers";
+import { demoSamples } from "../../api/capability/demoSamples";
+import type { IndexDb } from "../../api/indexDb";
+import type { Manifest } from "../../devnet/manifest";
+
+/** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
+export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
+  const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+  return {
+    status: { indexDb, providers, chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+    capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest) },
+    ...overrides,
+  };
+}
