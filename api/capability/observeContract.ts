@@ -1,13 +1,13 @@
 import type { Address, Hex } from "viem";
-import { createPinnedReader, type PinnedReader, type RpcObservation } from "../chain/createPinnedReader";
-import { type ObservationBlock, pinObservationBlock } from "../chain/pinObservationBlock";
+import { createPinnedReader, type PinnedReader } from "../chain/createPinnedReader";
+import type { ObservationBlock, RpcObservation } from "../chain/ObservationBlock";
+import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
+import type { ExecutionRole } from "./AuditResponse";
 import type { Dissection } from "./Dissection";
 import { dissectBytecode } from "./dissectBytecode";
-import { type Resolution, resolveProxy } from "./resolveProxy";
-
-/** The role a piece of code plays for a call to the observed address. */
-export type ExecutionRole = "SURFACE_TARGET" | "IMPLEMENTATION" | "BEACON" | "DELEGATE" | "DIAMOND_FACET" | "SELECTED_DIAMOND_FACET";
+import type { Resolution } from "./Resolution";
+import { resolveProxy } from "./resolveProxy";
 
 export type DissectedCode = { address: Address; role: ExecutionRole; dissection: Dissection };
 

@@ -1,8 +1,9 @@
-import { type Address, getAddress, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import { z } from "zod";
 import type { RpcProvider } from "../chain/providers";
 import { observationLimitations, simulationLimitation } from "./limitations";
 import { type ContractObservation, type ObservationFailure, observeContract } from "./observeContract";
+import type { TransactionPreflightResponse } from "./TransactionPreflightResponse";
 
 const address = z
   .string()
@@ -31,7 +32,6 @@ export type TransactionPreflightRequest = z.infer<typeof TransactionPreflightReq
 
 export type PreflightDeps = { providers: readonly RpcProvider[]; chainId: number };
 
-export type TransactionPreflightResponse = ReturnType<typeof shapePreflight>;
 
 /**
  * Preflight evidence for one transaction: pins a block (the requested one or the providers' common
@@ -50,7 +50,7 @@ export async function preflightTransaction(deps: PreflightDeps, request: Transac
 
 type CallResult = Awaited<ReturnType<ContractObservation["reader"]["read"]>>[number] | undefined;
 
-function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex | null, observation: ContractObservation, call: CallResult) {
+function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex | null, observation: ContractObservation, call: CallResult): TransactionPreflightResponse {
   const { block, resolution, dissected } = observation;
   const surface = resolution.nodes[0];
   const selected = dissected.find((d) => d.address === resolution.executionTarget) ?? dissected[0];
@@ -58,14 +58,14 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
   const facetNode = resolution.diamond?.facets.find((f) => f.address === resolution.facet);
   const { executionTarget, implementation, facet, ...resolutionRecord } = resolution;
   return {
-    status: "SUCCESS" as const,
-    operation: "TRANSACTION_PREFLIGHT_OBSERVATION" as const,
+    status: "SUCCESS",
+    operation: "TRANSACTION_PREFLIGHT_OBSERVATION",
     request,
     selectorHex,
     surfaceTarget: request.to,
     surfaceTargetInfo: surface ?? null,
     nodes: resolution.nodes,
-    resolvedExecutionTarget: executionTarget as Address,
+    resolvedExecutionTarget: executionTarget,
     resolvedImplementation: implementation,
     resolvedFacet: facet,
     completeResolutionPath: resolution.path,
@@ -81,28 +81,28 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
           sourceAddress: selected.address,
           executionRole: selected.role,
           transactionSelector: selectorHex,
-          notASafetyGuarantee: true as const,
-          reachability: "NOT_ESTABLISHED" as const,
+          notASafetyGuarantee: true,
+          reachability: "NOT_ESTABLISHED",
           dissection: selected.dissection,
         }
       : null,
     simulationObservation: {
       attempted: call !== undefined,
-      outcome: !call ? ("NOT_ATTEMPTED" as const) : call.ok ? ("SUCCEEDED" as const) : call.reverted ? ("REVERTED" as const) : ("FAILED" as const),
+      outcome: !call ? ("NOT_ATTEMPTED") : call.ok ? ("SUCCEEDED") : call.reverted ? ("REVERTED") : ("FAILED"),
       trusted: block.evidenceGrade,
       returnData: call?.ok ? call.value : "0x",
       ...(call && !call.ok ? { error: call.error.slice(0, 300) } : {}),
       blockTag: block.blockTag,
-      evidenceOnly: true as const,
+      evidenceOnly: true,
     },
     evidenceGrade: block.evidenceGrade,
-    evidenceStatus: block.evidenceGrade ? ("VERIFIED" as const) : ("UNVERIFIED" as const),
+    evidenceStatus: block.evidenceGrade ? ("VERIFIED") : ("UNVERIFIED"),
     reason: block.evidenceGrade ? "PINNED_TRANSACTION_OBSERVATION" : `UNVERIFIED_OBSERVATION: ${block.reason}`,
     effectiveTrust: block.trustLevel,
     observationBlock: block,
     rpcObservation: observation.rpcObservation(),
-    notASafetyGuarantee: true as const,
-    reachability: "NOT_ESTABLISHED" as const,
+    notASafetyGuarantee: true,
+    reachability: "NOT_ESTABLISHED",
     limitations: [...observationLimitations, simulationLimitation],
     conclusion: null,
   };

@@ -1,4 +1,4 @@
-import type { AuditResponse } from "./auditContract";
+import type { AuditResponse } from "./AuditResponse";
 
 /**
  * The free tier's answer for an address outside the demo allowlist: high-level indicators only (no score,

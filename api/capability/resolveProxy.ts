@@ -12,73 +12,11 @@ import { DiamondLoupeAbi, diamondLoupeInterfaceId } from "../../abis/DiamondLoup
 import { ProxyProbeAbi } from "../../abis/ProxyProbeAbi";
 import type { PinnedRead, PinnedReadResult, PinnedReader } from "../chain/createPinnedReader";
 import { bytecodeHash } from "./bytecodeHash";
+import type { CodeNode, DiamondResolution, PathHop, ProxyType, Resolution, ResolutionStatus, Via } from "./Resolution";
 import { disassemble } from "./disassemble";
 import { knownProxySlots } from "./knownProxySlots";
 import { parseDelegationDesignator } from "./parseDelegationDesignator";
 import { parseMinimalProxy } from "./parseMinimalProxy";
-
-export type ProxyType =
-  | "EIP7702_DELEGATED_ACCOUNT"
-  | "EIP1167_CLONE"
-  | "EIP2535_DIAMOND"
-  | "EIP1967_TRANSPARENT"
-  | "EIP1967_UUPS"
-  | "EIP1967_PROXY"
-  | "EIP1967_BEACON"
-  | "IMMUTABLE_BEACON_PROXY"
-  | "EIP1822_PROXIABLE"
-  | "ZEPPELINOS_PROXY"
-  | "SAFE_PROXY"
-  | "UNKNOWN_DELEGATING"
-  | "NONE";
-
-export type Via =
-  | "EIP7702_DELEGATION_DESIGNATOR"
-  | "EIP1167_EMBEDDED_ADDRESS"
-  | "EIP2535_FACETS_SELECTOR"
-  | "EIP1967_IMPLEMENTATION_SLOT"
-  | "EIP1967_BEACON_SLOT"
-  | "IMMUTABLE_BEACON_ADDRESS"
-  | "BEACON_IMPLEMENTATION_CALL"
-  | "EIP1822_PROXIABLE_SLOT"
-  | "ZEPPELINOS_IMPLEMENTATION_SLOT"
-  | "SAFE_SINGLETON_SLOT";
-
-export type CodeNode = {
-  address: Address;
-  bytecodeAvailable: boolean;
-  bytecodeSizeBytes: number;
-  runtimeBytecodeHash: string | null;
-};
-
-export type PathHop = { from: Address; to: Address; via: Via; blockTag: string };
-
-export type DiamondResolution = {
-  supportsInterface: boolean;
-  usedFacetsFallback: boolean;
-  facetCount: number;
-  selectorCount: number;
-  selector: string | null;
-  selectedFacet: Address | null;
-  facets: (CodeNode & { selectors: string[] })[];
-};
-
-export type ResolutionStatus = "COMPLETE" | "INCOMPLETE" | "NOT_A_CONTRACT";
-
-export type Resolution = {
-  status: ResolutionStatus;
-  resolutionComplete: boolean;
-  proxyType: ProxyType;
-  proxyTypes: ProxyType[];
-  reason: string;
-  path: PathHop[];
-  nodes: CodeNode[];
-  diamond: DiamondResolution | null;
-  /** Where a call with the given selector executes: the last implementation, or the selected facet. */
-  executionTarget: Address;
-  implementation: Address | null;
-  facet: Address | null;
-};
 
 export type ResolveProxyParameters = {
   reader: PinnedReader;

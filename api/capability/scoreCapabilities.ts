@@ -1,3 +1,4 @@
+import type { CapabilityRating, Deduction, DeductionType } from "./AuditResponse";
 import type { ContractObservation } from "./observeContract";
 
 /**
@@ -5,7 +6,7 @@ import type { ContractObservation } from "./observeContract";
  * Each type counts once however often it occurs. Published in the README; a weight is a statement of how
  * much the pattern widens what privileged parties or code can do, never a safety verdict.
  */
-export const deductionWeights = {
+export const deductionWeights: Record<DeductionType, number> = {
   MINT_SELECTOR: 15,
   BURN_SELECTOR: 10,
   PAUSE_SELECTOR: 10,
@@ -24,13 +25,8 @@ export const deductionWeights = {
   UPGRADEABLE_PROXY: 15,
   EIP7702_DELEGATED_ACCOUNT: 10,
   INCOMPLETE_RESOLUTION: 20,
-} as const;
+};
 
-export type DeductionType = keyof typeof deductionWeights;
-
-export type Deduction = { type: DeductionType; points: number; occurrences: number; sources: string[]; evidence: string };
-
-export type CapabilityRating = "MINIMAL_SURFACE" | "LIMITED_SURFACE" | "SUBSTANTIAL_SURFACE" | "EXTENSIVE_SURFACE" | "NOT_A_CONTRACT" | "UNVERIFIED";
 
 export type CapabilityScore = {
   capabilityScore: number | null;
@@ -75,7 +71,7 @@ export function scoreCapabilities(observation: ContractObservation): CapabilityS
   }
   if (resolution.status === "INCOMPLETE") note("INCOMPLETE_RESOLUTION", resolution.nodes.at(-1)?.address ?? "", resolution.reason);
 
-  const deductions = [...found].map(([type, f]) => ({
+  const deductions = [...found].map(([type, f]): Deduction => ({
     type,
     points: deductionWeights[type],
     occurrences: f.occurrences,

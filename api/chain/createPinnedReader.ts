@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import type { ObservationBlock } from "./pinObservationBlock";
+import type { ObservationBlock, RecordedCall, RpcObservation } from "./ObservationBlock";
 import type { RpcProvider } from "./providers";
 import { type RpcOutcome, type RpcRequest, rpcBatch } from "./rpcBatch";
 
@@ -10,19 +10,6 @@ export type PinnedRead =
   | { kind: "call"; to: Address; data: Hex; from?: Address; value?: Hex };
 
 export type PinnedReadResult = { ok: true; value: Hex } | { ok: false; error: string; reverted: boolean };
-
-export type RecordedCall = { method: string; blockTag: string; status: "OK" | "FAILED" | "REVERTED"; provider: string; target: Address };
-
-/** The `rpcObservation` record of one analysis: every call made, and what failed. */
-export type RpcObservation = {
-  pinnedBlockTag: string | null;
-  stateBearingCallCount: number;
-  failedReadCount: number;
-  failures: { method: string; target: Address; error: string }[];
-  calls: RecordedCall[];
-  /** HTTP round trips spent on state-bearing reads (batches). */
-  roundTrips: number;
-};
 
 export type PinnedReader = {
   block: ObservationBlock;

@@ -1,29 +1,6 @@
+import type { ObservationBlock } from "./ObservationBlock";
 import type { RpcProvider } from "./providers";
 import { rpcBatch } from "./rpcBatch";
-
-export type TrustLevel = "TRUSTED_PRIMARY" | "PUBLIC_QUORUM" | "UNVERIFIED";
-
-/** The block every state-bearing read of one analysis is made at, and how far it can be trusted. */
-export type ObservationBlock = {
-  status: "PINNED" | "UNPINNED";
-  chainId: number;
-  network: string;
-  blockNumber: number | null;
-  blockHash: `0x${string}` | null;
-  /** Hex block number, as a JSON-RPC block tag. */
-  blockTag: string | null;
-  trustLevel: TrustLevel;
-  evidenceGrade: boolean;
-  providerName: string | null;
-  /** Providers that reported the pinned block with the same hash. */
-  agreement: number;
-  /** Providers asked that answered at all. */
-  sampled: number;
-  /** Why evidence grade was not reached, when it was not. */
-  reason: string | null;
-  retrievedAt: string;
-  originalRetrievalTime: string;
-};
 
 export type PinObservationBlockParameters = {
   providers: readonly RpcProvider[];

@@ -1,13 +1,6 @@
+import type { ProviderProbe } from "../health/StatusReport";
 import type { RpcProvider } from "./providers";
 
-export type ProviderProbe = {
-  name: string;
-  trusted: boolean;
-  available: boolean;
-  blockNumber: number | null;
-  latencyMs: number;
-  error?: string;
-};
 
 /** Asks one provider for its head block within `timeoutMs`; a failure is a value, not a throw. */
 export async function probeProvider(provider: RpcProvider, timeoutMs = 2000): Promise<ProviderProbe> {

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { chainHead } from "../../ponder.schema";
-import { type ProviderProbe, probeProvider } from "../chain/probeProvider";
+import { probeProvider } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
+import type { StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
   indexDb: IndexDb;
@@ -14,27 +15,6 @@ export type CheckStatusDeps = {
   now?: () => Date;
 };
 
-export type StatusReport = {
-  status: "OPERATIONAL" | "DEGRADED" | "UNAVAILABLE";
-  apiVersion: string;
-  checkedAt: string;
-  chain: { chainId: number; network: string; source: CheckStatusDeps["source"] };
-  persistence: { indexStore: { available: boolean; latencyMs: number; error?: string } };
-  rpc: { available: boolean; trustLevel: TrustSummary; providers: ProviderProbe[] };
-  index: {
-    headBlock: number | null;
-    headBlockHash: string | null;
-    headTimestamp: string | null;
-    chainHeadBlock: number | null;
-    lagBlocks: number | null;
-    maxLagBlocks: number;
-    stale: boolean;
-  };
-  verdictQuality: "EVIDENCE_GRADE" | "UNVERIFIED";
-};
-
-type TrustSummary = "TRUSTED_PRIMARY" | "PUBLIC_QUORUM" | "INSUFFICIENT";
-
 export const apiVersion = "2.2.0";
 
 /** Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both down. */
@@ -45,7 +25,7 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
     readIndexedHead(deps.indexDb, deps.chainId),
   ]);
   const up = probes.filter((p) => p.available);
-  const trustLevel: TrustSummary = up.some((p) => p.trusted)
+  const trustLevel: StatusReport["rpc"]["trustLevel"] = up.some((p) => p.trusted)
     ? "TRUSTED_PRIMARY"
     : up.length >= 2
       ? "PUBLIC_QUORUM"

@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
-import type { StatusReport } from "../../api/health/checkStatus";
+import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/indexDb";
 import { chainHead } from "../../ponder.schema";
 import { freePort } from "../../devnet/anvil";
@@ -36,7 +36,7 @@ describe("GET /v1/status", () => {
     });
     const res = await statusApp(indexDb, manifest.rpcUrl).request("/v1/status");
     expect(res.status).toBe(200);
-    const body = (await res.json()) as StatusReport;
+    const body = StatusReport.parse(await res.json());
     expect(body.status).toBe("OPERATIONAL");
     expect(body.index.headBlock).toBe(Number(block.number));
     expect(body.index.headBlockHash).toBe(block.hash);
@@ -60,7 +60,7 @@ describe("GET /v1/status", () => {
     const deadUrl = `http://127.0.0.1:${await freePort()}`;
     const res = await statusApp(drizzle(closed) as unknown as IndexDb, deadUrl).request("/v1/status");
     expect(res.status).toBe(503);
-    const body = (await res.json()) as StatusReport;
+    const body = StatusReport.parse(await res.json());
     expect(body.status).toBe("UNAVAILABLE");
     expect(body.rpc.available).toBe(false);
     expect(body.persistence.indexStore.available).toBe(false);

@@ -1,7 +1,9 @@
 import { type Address, encodeFunctionData, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RpcProvider } from "../../api/chain/providers";
+import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse";
 import { auditContract, scoreContract } from "../../api/capability/auditContract";
+import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import { preflightTransaction, TransactionPreflightRequest } from "../../api/capability/preflightTransaction";
 import { testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
@@ -19,7 +21,8 @@ const mint = (to: Address) => encodeFunctionData({ abi: parseAbi(["function mint
 async function audit(name: string) {
   const result = await auditContract(deps, named(name));
   if (!result.ok) throw new Error(`audit of ${name} failed: ${result.reason}`);
-  return result.audit;
+  // Every real answer must match the published schema exactly (strict objects: no missing, no extra field).
+  return AuditResponse.parse(result.audit);
 }
 
 describe("auditContract", () => {
@@ -63,7 +66,9 @@ describe("auditContract", () => {
 
   test("behavior: score agrees with the audit's index", async () => {
     const [a, s] = await Promise.all([audit("transparentProxy"), scoreContract(deps, named("transparentProxy"))]);
-    expect(s.ok && s.score.capabilityScore).toBe(a.capabilityScore);
+    if (!s.ok) throw new Error(s.reason);
+    ScoreResponse.parse(s.score);
+    expect(s.score.capabilityScore).toBe(a.capabilityScore);
     expect(s.ok && s.score.deductions.map((d) => d.type).sort()).toEqual(a.score.deductions.map((d) => d.type).sort());
   });
 });
@@ -74,7 +79,7 @@ describe("preflightTransaction", () => {
     const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("diamond"), data: mint(owner), from: owner });
     const result = await preflightTransaction(deps, request);
     if (!result.ok) throw new Error(result.reason);
-    const p = result.preflight;
+    const p = TransactionPreflightResponse.parse(result.preflight);
     expect(p).toMatchObject({
       status: "SUCCESS",
       operation: "TRANSACTION_PREFLIGHT_OBSERVATION",
@@ -152,7 +157,7 @@ describe("faults through real RPC proxy processes", () => {
     await proxies[2]?.setMode("alter-hash");
     const result = await auditContract({ providers: publicProviders(), chainId: 8453 }, named("diamond"));
     await proxies[2]?.setMode("pass");
-    expect(result.ok && result.audit).toMatchObject({ capabilityRating: "UNVERIFIED", capabilityScore: null, evidenceGrade: false, evidenceStatus: "UNVERIFIED" });
+    expect(result.ok && AuditResponse.parse(result.audit)).toMatchObject({ capabilityRating: "UNVERIFIED", capabilityScore: null, evidenceGrade: false, evidenceStatus: "UNVERIFIED" });
   });
 
   test("error: every provider down is a failure value (503 at the route), never a guessed answer", async () => {

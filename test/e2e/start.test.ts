@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "vitest";
-import type { StatusReport } from "../../api/health/checkStatus";
+import type { StatusReport } from "../../api/health/StatusReport";
 import { createThrowawayDatabase } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
 

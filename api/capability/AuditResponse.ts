@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { ObservationBlock, RpcObservation, TrustLevel } from "../chain/ObservationBlock";
+import { CapabilityType, Dissection, DissectionCapability } from "./Dissection";
+import { ResolutionRecord } from "./Resolution";
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+
+/** The role a piece of code plays for a call to the observed address. */
+export const ExecutionRole = z.enum(["SURFACE_TARGET", "IMPLEMENTATION", "BEACON", "DELEGATE", "DIAMOND_FACET", "SELECTED_DIAMOND_FACET"]);
+export type ExecutionRole = z.infer<typeof ExecutionRole>;
+
+/** A dissection capability, with the code it was seen in. */
+export const AuditCapability = DissectionCapability.extend({ sourceAddress: address, executionRole: ExecutionRole });
+
+export const DeductionType = z.enum([...CapabilityType.options, "UPGRADEABLE_PROXY", "EIP7702_DELEGATED_ACCOUNT", "INCOMPLETE_RESOLUTION"]);
+export type DeductionType = z.infer<typeof DeductionType>;
+
+export const Deduction = z.strictObject({
+  type: DeductionType,
+  points: z.int().positive(),
+  occurrences: z.int().positive(),
+  sources: z.array(z.string()),
+  evidence: z.string(),
+});
+export type Deduction = z.infer<typeof Deduction>;
+
+/** Rating of the coverage index; UNVERIFIED when evidence grade was not reached, NOT_A_CONTRACT without code. */
+export const CapabilityRating = z.enum(["MINIMAL_SURFACE", "LIMITED_SURFACE", "SUBSTANTIAL_SURFACE", "EXTENSIVE_SURFACE", "NOT_A_CONTRACT", "UNVERIFIED"]);
+export type CapabilityRating = z.infer<typeof CapabilityRating>;
+
+const provenance = {
+  evidenceGrade: z.boolean(),
+  evidenceStatus: z.enum(["VERIFIED", "UNVERIFIED"]),
+  effectiveTrust: TrustLevel,
+  observationBlock: ObservationBlock,
+};
+
+/** Statements of what the observation is not; always present. */
+export const Limitations = z.array(z.string()).min(1);
+
+/** ScoreResponse: the coverage index (higher = fewer selected patterns observed) and its deduction breakdown. */
+export const ScoreResponse = z.strictObject({
+  address,
+  chainId: z.int(),
+  network: z.string(),
+  notASafetyGuarantee: z.literal(true),
+  capabilityScore: z.int().min(0).max(100).nullable(),
+  capabilityRating: CapabilityRating,
+  maxScore: z.literal(100),
+  deductions: z.array(Deduction),
+  ...provenance,
+  limitations: Limitations,
+});
+export type ScoreResponse = z.infer<typeof ScoreResponse>;
+
+/** AuditResponse: capability observations, proxy resolution and the coverage index of one address. */
+export const AuditResponse = z.strictObject({
+  status: z.literal("SUCCESS"),
+  operation: z.literal("CONTRACT_CAPABILITY_OBSERVATION"),
+  address,
+  chainId: z.int(),
+  network: z.string(),
+  isContract: z.boolean(),
+  notASafetyGuarantee: z.literal(true),
+  capabilityRating: CapabilityRating,
+  capabilityScore: z.int().min(0).max(100).nullable(),
+  score: z.strictObject({ maxScore: z.literal(100), deductions: z.array(Deduction) }),
+  ...provenance,
+  resolvedExecutionTarget: address,
+  resolvedImplementation: address.nullable(),
+  resolvedFacet: address.nullable(),
+  resolution: ResolutionRecord,
+  capabilities: z.array(AuditCapability),
+  detectedCapabilities: z.array(CapabilityType),
+  dissections: z.array(z.strictObject({ address, executionRole: ExecutionRole, dissection: Dissection })),
+  reachability: z.literal("NOT_ESTABLISHED"),
+  rpcObservation: RpcObservation,
+  limitations: Limitations,
+});
+export type AuditResponse = z.infer<typeof AuditResponse>;
