@@ -1,4 +1,8 @@
+import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, test } from "vitest";
+import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
+import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
+import { readManifest } from "../../devnet/manifest";
 import type { StatusReport } from "../../api/health/StatusReport";
 import { createThrowawayDatabase } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
@@ -51,6 +55,22 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     );
     expect(later.body.index.lagBlocks).toBeLessThanOrEqual(later.body.index.maxLagBlocks);
     expect(later.body.status).toBe("OPERATIONAL");
+
+    // Moving markets: the traffic generator swaps, so pool prices change on their own.
+    const manifest = readManifest(service.manifestPath);
+    const client = createPublicClient({ transport: http(manifest.rpcUrl) });
+    const prices = () =>
+      Promise.all(
+        manifest.pools.map(async (pool) =>
+          pool.kind === "uniswap-v3"
+            ? String((await client.readContract({ address: pool.address, abi: UniswapV3PoolAbi, functionName: "slot0" }))[0])
+            : String((await client.readContract({ address: pool.address, abi: UniswapV2PairAbi, functionName: "getReserves" }))[0]),
+        ),
+      );
+    const before = await prices();
+    await new Promise((r) => setTimeout(r, 6_000));
+    const after = await prices();
+    expect(after.filter((p, i) => p !== before[i]).length).toBeGreaterThan(0);
 
     const unknown = await fetch(`${service.baseUrl}/v1/no-such-route`);
     expect(unknown.status).toBe(404);
