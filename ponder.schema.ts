@@ -1,4 +1,5 @@
-import { onchainTable } from "ponder";
+import { index, onchainTable, primaryKey } from "ponder";
+import type { IndexedPoolKind } from "./api/indexer/indexerEnv";
 
 /** The newest block the indexer has processed, per chain: how far behind the chain the index is. */
 export const chainHead = onchainTable("chain_head", (t) => ({
@@ -26,4 +27,110 @@ export const payment = onchainTable("payment", (t) => ({
   to: t.hex().notNull(),
   /** USDC base units (6 decimals). */
   amount: t.bigint().notNull(),
+}));
+
+/**
+ * Each tracked token as checked on chain at start: `verified` when its decimals and symbol match the
+ * configuration, else `refused` with the reason. A refused token is never indexed or priced.
+ */
+export const trackedToken = onchainTable(
+  "tracked_token",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    address: t.hex().notNull(),
+    /** The configured symbol. */
+    symbol: t.text().notNull(),
+    /** Decimals as read on chain; null when the call failed. */
+    decimals: t.integer(),
+    status: t.text().$type<"verified" | "refused">().notNull(),
+    reason: t.text(),
+    /** Transfers of at least this many base units are whale candidates. */
+    whaleThreshold: t.bigint().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.chainId, table.address] }) }),
+);
+
+/**
+ * Indexed pools (those holding at least one verified tracked token): the latest state, the block it was
+ * observed at, and the volume of the swaps kept in `swap`, i.e. those after `volumeSince`.
+ */
+export const pool = onchainTable(
+  "pool",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    address: t.hex().notNull(),
+    kind: t.text().$type<IndexedPoolKind>().notNull(),
+    factory: t.hex().notNull(),
+    token0: t.hex().notNull(),
+    token1: t.hex().notNull(),
+    /** Uniswap V3 fee tier in hundredths of a bip; null for other kinds. */
+    fee: t.integer(),
+    /** Reserves of V2-style and Aerodrome pools; null for V3-style pools. */
+    reserve0: t.bigint(),
+    reserve1: t.bigint(),
+    /** slot0 and in-range liquidity of V3-style pools; null for the others. */
+    sqrtPriceX96: t.bigint(),
+    liquidity: t.bigint(),
+    tick: t.integer(),
+    /** Block at which the state above is the chain's. */
+    blockNumber: t.bigint().notNull(),
+    /** Base units of token0 and token1 swapped (in plus out) after `volumeSince` (unix seconds). */
+    volume0: t.bigint().notNull(),
+    volume1: t.bigint().notNull(),
+    volumeSince: t.bigint().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.chainId, table.address] }) }),
+);
+
+/**
+ * Swaps of indexed pools within the volume window (older ones are pruned), amounts in base units, keyed by
+ * block and log index (unique on a chain), which keeps the rows small.
+ */
+export const swap = onchainTable(
+  "swap",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    pool: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
+    amount0In: t.bigint().notNull(),
+    amount1In: t.bigint().notNull(),
+    amount0Out: t.bigint().notNull(),
+    amount1Out: t.bigint().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.chainId, table.blockNumber, table.logIndex] }),
+    timestampIndex: index().on(table.chainId, table.timestamp),
+  }),
+);
+
+/** Transfers of verified tracked tokens at or above their whale threshold, within the whale window. */
+export const whaleTransfer = onchainTable(
+  "whale_transfer",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    logIndex: t.integer().notNull(),
+    token: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    /** Base units of `token`. */
+    amount: t.bigint().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.chainId, table.txHash, table.logIndex] }),
+    timestampIndex: index().on(table.chainId, table.timestamp),
+  }),
+);
+
+/**
+ * Per chain, the timestamp of the first block the pruner saw: nothing indexed is older, so until the
+ * windows reach it there is nothing to prune.
+ */
+export const pruneState = onchainTable("prune_state", (t) => ({
+  chainId: t.integer().primaryKey(),
+  since: t.bigint().notNull(),
 }));

@@ -1,0 +1,101 @@
+import { type Address, getAddress } from "viem";
+import { z } from "zod";
+
+/** The pool families the indexer reads; Slipstream CL pools emit Uniswap V3's events. */
+export const IndexedPoolKind = z.enum(["uniswap-v2", "uniswap-v3", "slipstream", "aerodrome-volatile", "aerodrome-stable"]);
+export type IndexedPoolKind = z.infer<typeof IndexedPoolKind>;
+
+export type TokenSpec = { symbol: string; address: Address; decimals: number };
+export type CuratedPool = { kind: IndexedPoolKind; address: Address };
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .transform((a) => getAddress(a));
+
+/** `A,B , C` as ["A", "B", "C"]. */
+const entries = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e.length > 0),
+);
+
+const TokenEntry = z
+  .string()
+  .transform((e) => e.split(":"))
+  .pipe(
+    z.tuple(
+      [
+        z.string().min(1),
+        address,
+        z
+          .string()
+          .regex(/^\d{1,2}$/)
+          .transform(Number),
+      ],
+      { message: "expected SYMBOL:0xADDRESS:DECIMALS" },
+    ),
+  )
+  .transform(([symbol, addr, decimals]): TokenSpec => ({ symbol, address: addr, decimals }));
+
+const PoolEntry = z
+  .string()
+  .transform((e) => e.split(":"))
+  .pipe(z.tuple([IndexedPoolKind, address], { message: "expected KIND:0xADDRESS" }))
+  .transform(([kind, addr]): CuratedPool => ({ kind, address: addr }));
+
+const ThresholdEntry = z
+  .string()
+  .transform((e) => e.split("="))
+  .pipe(
+    z.tuple([z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number of token units")], {
+      message: "expected SYMBOL=AMOUNT",
+    }),
+  );
+
+const blockNumber = z.coerce.number().int().nonnegative();
+const positiveInt = z.coerce.number().int().positive();
+
+/** The indexer's environment variables (merged into api/config.ts's EnvSchema; documented in the README). */
+export const IndexerEnv = z.object({
+  /** Tracked tokens to add or replace by symbol: `SYMBOL:0xADDRESS:DECIMALS,...`. */
+  INDEXER_TOKENS: entries.pipe(z.array(TokenEntry)).optional(),
+  /** Whale thresholds in token units to replace by symbol: `SYMBOL=AMOUNT,...`. */
+  INDEXER_WHALE_THRESHOLDS: entries.pipe(z.array(ThresholdEntry)).optional(),
+  INDEXER_WHALE_WINDOW_SECONDS: positiveInt.default(86_400),
+  INDEXER_VOLUME_WINDOW_SECONDS: positiveInt.default(86_400),
+  INDEXER_PRUNE_INTERVAL_BLOCKS: positiveInt.default(300),
+  /** Mainnet: the curated pools, `KIND:0xADDRESS,...`. */
+  INDEXER_POOLS: entries.pipe(z.array(PoolEntry)).optional(),
+  /** Mainnet: the block pool and transfer sources start at. */
+  INDEXER_START_BLOCK: blockNumber.optional(),
+  /** The service's launch block: payments are indexed from here. */
+  PAYMENTS_START_BLOCK: blockNumber.optional(),
+});
+export type IndexerEnv = z.infer<typeof IndexerEnv>;
+
+/** The indexer's part of the service configuration, as parsed from IndexerEnv. */
+export type IndexerSettings = {
+  tokenOverrides: TokenSpec[];
+  whaleThresholdOverrides: Record<string, string>;
+  whaleWindowSeconds: number;
+  volumeWindowSeconds: number;
+  pruneIntervalBlocks: number;
+  curatedPools: CuratedPool[] | undefined;
+  startBlock: number | undefined;
+  paymentsStartBlock: number | undefined;
+};
+
+export function indexerSettings(env: IndexerEnv): IndexerSettings {
+  return {
+    tokenOverrides: env.INDEXER_TOKENS ?? [],
+    whaleThresholdOverrides: Object.fromEntries(env.INDEXER_WHALE_THRESHOLDS ?? []),
+    whaleWindowSeconds: env.INDEXER_WHALE_WINDOW_SECONDS,
+    volumeWindowSeconds: env.INDEXER_VOLUME_WINDOW_SECONDS,
+    pruneIntervalBlocks: env.INDEXER_PRUNE_INTERVAL_BLOCKS,
+    curatedPools: env.INDEXER_POOLS,
+    startBlock: env.INDEXER_START_BLOCK,
+    paymentsStartBlock: env.PAYMENTS_START_BLOCK,
+  };
+}

@@ -1,0 +1,84 @@
+import { type Address, parseUnits } from "viem";
+import { readManifest } from "../../devnet/manifest";
+import { type Config, ConfigError } from "../config";
+import { baseCuratedPools, baseFactories, baseTokens, baseUsdc, defaultWhaleThresholds } from "./baseMainnet";
+import type { CuratedPool, TokenSpec } from "./indexerEnv";
+
+export type TrackedTokenPlan = TokenSpec & {
+  /** Transfers of at least this many base units are stored as whale candidates. */
+  whaleThreshold: bigint;
+};
+
+/** What the indexer indexes, resolved from the configuration (and, on the devnet, its manifest). */
+export type IndexerPlan = {
+  chainId: number;
+  usdc: Address;
+  payoutAddress: Address;
+  tokens: TrackedTokenPlan[];
+  factories: { uniswapV2: Address; uniswapV3: Address; aerodrome: Address; slipstream: Address | undefined };
+  /** Devnet: every pool the factories create. Mainnet (or INDEXER_POOLS): the curated list, verified at start. */
+  pools: { discovery: "factory" } | { discovery: "list"; curated: CuratedPool[] };
+  /** Devnet: fixed blocks. Mainnet: the pinned INDEXER_START_BLOCK, or undefined for head minus the window. */
+  startBlocks: { pools: number | undefined; transfers: number | undefined; payments: number | undefined };
+  volumeWindowSeconds: number;
+  whaleWindowSeconds: number;
+  pruneIntervalBlocks: number;
+};
+
+/** Resolves the indexer's plan; a token without a threshold or a repeated address stops the process. */
+export function indexerPlan(config: Config): IndexerPlan {
+  const settings = config.indexer;
+  const common = {
+    chainId: 8453,
+    volumeWindowSeconds: settings.volumeWindowSeconds,
+    whaleWindowSeconds: settings.whaleWindowSeconds,
+    pruneIntervalBlocks: settings.pruneIntervalBlocks,
+  };
+  if (config.chain.kind === "devnet") {
+    const manifest = readManifest(config.chain.manifestPath);
+    const usdc = manifest.tokens.USDC;
+    if (!usdc) throw new ConfigError("the devnet manifest has no USDC");
+    return {
+      ...common,
+      usdc: usdc.address,
+      payoutAddress: (config.payoutAddress as Address | undefined) ?? manifest.payoutAddress,
+      tokens: trackedTokens(Object.values(manifest.tokens), settings),
+      factories: { ...manifest.factories, slipstream: undefined },
+      // INDEXER_POOLS runs mainnet's curated mode on the devnet, from the seeded state on.
+      pools: settings.curatedPools ? { discovery: "list", curated: settings.curatedPools } : { discovery: "factory" },
+      startBlocks: {
+        pools: settings.curatedPools ? (settings.startBlock ?? manifest.seededAtBlock) : 0,
+        // Seeding mints huge amounts before seededAtBlock: whale candidates start after it.
+        transfers: manifest.seededAtBlock + 1,
+        payments: settings.paymentsStartBlock ?? 0,
+      },
+    };
+  }
+  if (!config.payoutAddress) throw new ConfigError("PAYOUT_ADDRESS is required on Base mainnet: payments are indexed to it");
+  return {
+    ...common,
+    usdc: baseUsdc,
+    payoutAddress: config.payoutAddress as Address,
+    tokens: trackedTokens(baseTokens, settings),
+    factories: baseFactories,
+    pools: { discovery: "list", curated: settings.curatedPools ?? [...baseCuratedPools] },
+    startBlocks: {
+      pools: settings.startBlock,
+      transfers: settings.startBlock,
+      payments: settings.paymentsStartBlock ?? settings.startBlock,
+    },
+  };
+}
+
+function trackedTokens(defaults: readonly TokenSpec[], settings: Config["indexer"]): TrackedTokenPlan[] {
+  const bySymbol = new Map(defaults.map((t) => [t.symbol, t]));
+  for (const token of settings.tokenOverrides) bySymbol.set(token.symbol, token);
+  const tokens = [...bySymbol.values()];
+  const addresses = new Set(tokens.map((t) => t.address.toLowerCase()));
+  if (addresses.size !== tokens.length) throw new ConfigError("INDEXER_TOKENS: two tracked tokens share an address");
+  return tokens.map((token) => {
+    const threshold = settings.whaleThresholdOverrides[token.symbol] ?? defaultWhaleThresholds[token.symbol];
+    if (threshold === undefined) throw new ConfigError(`INDEXER_WHALE_THRESHOLDS: no whale threshold for ${token.symbol}`);
+    return { ...token, whaleThreshold: parseUnits(threshold, token.decimals) };
+  });
+}

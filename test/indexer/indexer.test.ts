@@ -1,0 +1,377 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
+import { createDevnetClient } from "../../devnet/client";
+import type { Manifest, ManifestPool } from "../../devnet/manifest";
+import { type Devnet, startDevnet } from "../../devnet/startDevnet";
+import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
+import { startTraffic } from "../../devnet/traffic";
+import { type IndexedTables, readIndexedTables } from "../support/indexedTables";
+import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
+import { chainTruth, eventKey, swapKey } from "./chainTruth";
+
+const backends: { name: string; databaseUrl: string | undefined }[] = [{ name: "PGlite", databaseUrl: undefined }];
+if (process.env.DATABASE_URL) backends.push({ name: "Postgres", databaseUrl: process.env.DATABASE_URL });
+
+/** Windows short enough that pruning happens within the test. */
+const volumeWindowSeconds = 12n;
+const whaleWindowSeconds = 20n;
+const pruneIntervalBlocks = 3n;
+const windows = {
+  INDEXER_VOLUME_WINDOW_SECONDS: String(volumeWindowSeconds),
+  INDEXER_WHALE_WINDOW_SECONDS: String(whaleWindowSeconds),
+  INDEXER_PRUNE_INTERVAL_BLOCKS: String(pruneIntervalBlocks),
+};
+
+describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl }) => {
+  let dir: string;
+  let devnet: Devnet | undefined;
+  let manifest: Manifest;
+  let client: ReturnType<typeof createDevnetClient>;
+  let indexer: RunningIndexer | undefined;
+  let curated: RunningIndexer | undefined;
+  let traffic: { stop(): Promise<void> } | undefined;
+  const seen: { payment?: Hex; reorgedPayment?: Hex; replacementPayment?: Hex; reorgedSwap?: string; whale?: Hex; small?: Hex } = {};
+
+  const pool = (name: string): ManifestPool => {
+    const found = manifest.pools.find((p) => p.name === name);
+    if (!found) throw new Error(`no pool ${name}`);
+    return found;
+  };
+  const token = (symbol: string): Address => {
+    const found = manifest.tokens[symbol];
+    if (!found) throw new Error(`no token ${symbol}`);
+    return found.address;
+  };
+  const user = (i: number) => {
+    const account = manifest.accounts.users[i];
+    if (!account) throw new Error(`no user ${i}`);
+    return { ...account, client: createDevnetClient(manifest.rpcUrl, account.privateKey) };
+  };
+  /** Waits until every running indexer has indexed `block`. */
+  const indexedUpTo = (block: bigint, ...indexers: RunningIndexer[]) =>
+    Promise.all(
+      indexers.map((i) =>
+        waitFor(
+          `indexing block ${block}`,
+          () => i.indexedBlock(),
+          (n) => n !== null && BigInt(n) >= block,
+          30_000,
+          i,
+        ),
+      ),
+    );
+  const running = () => [indexer, curated].filter((i): i is RunningIndexer => i !== undefined);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "svc-indexer-test-"));
+    const manifestPath = join(dir, "manifest.json");
+    devnet = await startDevnet({ port: 0, blockTime: 1, traffic: false, manifestPath });
+    manifest = devnet.manifest;
+    client = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
+    traffic = startTraffic(manifest, { intervalMs: 100, whaleEvery: 3, log: () => {} });
+    const bogus = user(11).address;
+    [indexer, curated] = await Promise.all([
+      startIndexer({
+        manifestPath,
+        databaseUrl,
+        env: {
+          ...windows,
+          // Wrong decimals, a wrong address (another ERC-20), and an address without code.
+          INDEXER_TOKENS: `USDT:${token("USDT")}:18,EURC:${manifest.contracts.plainToken}:18,BOGUS:${bogus}:18`,
+          INDEXER_WHALE_THRESHOLDS: "BOGUS=1",
+        },
+      }),
+      startIndexer({
+        manifestPath,
+        databaseUrl,
+        env: {
+          ...windows,
+          INDEXER_POOLS: [
+            `uniswap-v2:${pool("uniswap-v2:WETH/USDC").address}`,
+            `uniswap-v3:${pool("uniswap-v3:WETH/USDC:500").address}`,
+            `aerodrome-volatile:${pool("aerodrome-volatile:WETH/USDC").address}`,
+            `aerodrome-stable:${pool("aerodrome-stable:USDC/USDT").address}`,
+            // Refused: a V2 pair as a V3 pool, a stable pool as volatile, no Slipstream factory here, an EOA.
+            `uniswap-v3:${pool("uniswap-v2:cbBTC/USDC").address}`,
+            `aerodrome-volatile:${pool("aerodrome-stable:USDC/DAI").address}`,
+            `slipstream:${pool("uniswap-v3:cbBTC/USDC:500").address}`,
+            `uniswap-v2:${bogus}`,
+          ].join(","),
+        },
+      }),
+    ]);
+    for (const i of running()) {
+      await waitFor(
+        "/ready",
+        () =>
+          fetch(`${i.baseUrl}/ready`)
+            .then((r) => r.status)
+            .catch(() => 0),
+        (s) => s === 200,
+        90_000,
+        i,
+      );
+    }
+  }, 150_000);
+
+  afterAll(async () => {
+    await traffic?.stop();
+    for (const i of running()) {
+      await i.stop();
+      await i.cleanup();
+    }
+    await devnet?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("behavior: a USDC payment to the payout address is indexed; a reorged-out payment and swap disappear", async () => {
+    const live = running();
+    await waitFor(
+      "traffic",
+      () => client.getBlockNumber(),
+      (n) => n >= BigInt(manifest.seededAtBlock + 15),
+      60_000,
+    );
+    await traffic?.stop();
+    traffic = undefined;
+    const usdc = token("USDC");
+    const pay = (from: ReturnType<typeof user>, amount: string) =>
+      from.client.writeContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [manifest.payoutAddress, parseUnits(amount, 6)],
+      });
+
+    const payer = user(0);
+    seen.payment = await pay(payer, "25");
+    const paid = await payer.client.waitForTransactionReceipt({ hash: seen.payment });
+    await indexedUpTo(paid.blockNumber, ...live);
+    if (indexer?.backend.kind === "postgres") {
+      const { payments } = await readIndexedTables(indexer.backend, indexer.schema);
+      expect(payments.find((p) => p.txHash === seen.payment)).toMatchObject({
+        blockNumber: paid.blockNumber,
+        blockHash: paid.blockHash,
+        from: payer.address.toLowerCase(),
+        to: manifest.payoutAddress.toLowerCase(),
+        amount: 25_000_000n,
+      });
+    }
+
+    // A payment and a swap, then a reorg that replaces their blocks with one holding another payment.
+    const trader = user(1);
+    const weth = token("WETH");
+    const router = manifest.contracts.swapRouter as Address;
+    const approval = await trader.client.writeContract({
+      address: weth,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [router, maxUint256],
+    });
+    await trader.client.waitForTransactionReceipt({ hash: approval });
+    seen.reorgedPayment = await pay(trader, "7");
+    const swapped = await trader.client.writeContract({
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "swapV2",
+      args: [pool("uniswap-v2:WETH/USDC").address, weth, parseUnits("1", 18), 0n, trader.address],
+      gas: 600_000n,
+    });
+    const receipts = await Promise.all([seen.reorgedPayment, swapped].map((hash) => trader.client.waitForTransactionReceipt({ hash })));
+    const swapLog = parseEventLogs({ abi: UniswapV2PairAbi, eventName: "Swap", logs: receipts[1]?.logs ?? [] })[0];
+    if (!swapLog) throw new Error("the swap emitted no Swap event");
+    seen.reorgedSwap = swapKey(swapLog);
+    const [first = 0n, last = 0n] = receipts.map((r) => r.blockNumber).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    await indexedUpTo(last, ...live);
+    if (indexer?.backend.kind === "postgres") {
+      const before = await readIndexedTables(indexer.backend, indexer.schema);
+      expect(before.payments.map((p) => p.txHash)).toContain(seen.reorgedPayment);
+      expect(before.swaps.map(swapKey)).toContain(seen.reorgedSwap);
+    }
+
+    const head = await client.getBlockNumber();
+    const depth = Number(head - first) + 1;
+    expect(depth).toBeLessThan(10); // well within Base's 30-block finality, which Ponder handles
+    const replacement = {
+      from: trader.address,
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [manifest.payoutAddress, parseUnits("9", 6)] }),
+      gas: "0x30000",
+    };
+    await client.request({ method: "anvil_reorg", params: [depth, [[replacement, 0]]] } as never);
+    for (const i of live)
+      await waitFor(
+        "the reorg",
+        async () => i.reorgCount(),
+        (n) => n >= 1,
+        30_000,
+        i,
+      );
+    await indexedUpTo(head + 1n, ...live);
+    const replaced = await client.getTransactionReceipt({ hash: seen.reorgedPayment }).catch(() => undefined);
+    expect(replaced).toBeUndefined();
+    const replacementLogs = await chainTruth(client).transfers([usdc], first, head + 1n, manifest.payoutAddress);
+    seen.replacementPayment = replacementLogs.find((l) => l.amount === 9_000_000n)?.txHash;
+    expect(seen.replacementPayment).toBeDefined();
+    if (indexer?.backend.kind === "postgres") {
+      const after = await readIndexedTables(indexer.backend, indexer.schema);
+      expect(after.payments.map((p) => p.txHash)).not.toContain(seen.reorgedPayment);
+      expect(after.payments.map((p) => p.txHash)).toContain(seen.replacementPayment);
+      expect(after.swaps.map(swapKey)).not.toContain(seen.reorgedSwap);
+    }
+  }, 90_000);
+
+  test("behavior: a whale-sized transfer is indexed within 2 blocks of being mined; a small one is not", async () => {
+    if (!indexer) throw new Error("no indexer");
+    const usdc = token("USDC");
+    const [whaleFrom, smallFrom] = [user(2), user(3)];
+    seen.whale = await whaleFrom.client.writeContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [smallFrom.address, parseUnits("2000000", 6)],
+    });
+    seen.small = await smallFrom.client.writeContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [whaleFrom.address, parseUnits("100", 6)],
+    });
+    const mined = await whaleFrom.client.waitForTransactionReceipt({ hash: seen.whale });
+    const live = indexer;
+    await waitFor(
+      "the whale block",
+      () => live.indexedBlock(),
+      (n) => n !== null && BigInt(n) >= mined.blockNumber,
+      10_000,
+      live,
+    );
+    const headWhenIndexed = await client.getBlockNumber();
+    expect(headWhenIndexed - mined.blockNumber).toBeLessThanOrEqual(2n);
+    if (indexer.backend.kind === "postgres") {
+      const { whales } = await readIndexedTables(indexer.backend, indexer.schema);
+      expect(whales.map((w) => w.txHash)).toContain(seen.whale);
+      expect(whales.map((w) => w.txHash)).not.toContain(seen.small);
+    }
+  }, 30_000);
+
+  test("default: after the traffic, pools, volumes, swaps, whales and payments equal the canonical chain's", async () => {
+    if (!indexer || !curated) throw new Error("no indexer");
+    traffic = startTraffic(manifest, { intervalMs: 100, whaleEvery: 3, log: () => {} });
+    const from = await client.getBlockNumber();
+    await waitFor(
+      "more traffic",
+      () => client.getBlockNumber(),
+      (n) => n >= from + 3n,
+      20_000,
+    );
+    await traffic.stop();
+    traffic = undefined;
+    await indexedUpTo(await client.getBlockNumber(), indexer, curated);
+    for (const i of [indexer, curated]) expect(await i.stop()).toBe(0);
+
+    const tables = await readIndexedTables(indexer.backend, indexer.schema);
+    const truth = chainTruth(client);
+    const head = tables.head?.number ?? 0n;
+    expect(head).toBeGreaterThan(BigInt(manifest.seededAtBlock));
+
+    // Tokens: the three misconfigured ones are refused with a reason; the others are verified.
+    const status = Object.fromEntries(tables.tokens.map((t) => [t.symbol, t]));
+    expect(status.USDT).toMatchObject({ status: "refused", decimals: 6, reason: expect.stringContaining("decimals") });
+    expect(status.EURC).toMatchObject({ status: "refused", decimals: 18, reason: expect.stringContaining("PLAIN") });
+    expect(status.BOGUS).toMatchObject({ status: "refused", decimals: null, reason: expect.stringContaining("no ERC-20") });
+    const verified = tables.tokens.filter((t) => t.status === "verified");
+    expect(verified.map((t) => t.symbol).sort()).toEqual(["AERO", "DEGEN", "TOSHI", "USDC", "VIRTUAL", "WETH", "DAI", "cbBTC"].sort());
+
+    // Pools: every devnet pool (each holds a verified token), state and volume as the chain has them.
+    expect(tables.pools.map((p) => p.address).sort()).toEqual(manifest.pools.map((p) => p.address.toLowerCase()).sort());
+    await expectPoolsMatchChain(tables, truth, head, 0n);
+
+    // Whale candidates: exactly the verified tokens' transfers at or above threshold within the window.
+    const lastPrune = head - (head % pruneIntervalBlocks);
+    const whaleCutoff = (await truth.timestampOf(lastPrune)) - whaleWindowSeconds;
+    const thresholds = new Map(verified.map((t) => [t.address, t.whaleThreshold]));
+    const transfers = await truth.transfers([...thresholds.keys()], BigInt(manifest.seededAtBlock + 1), head);
+    const expectedWhales = transfers.filter(
+      (t) => t.amount >= (thresholds.get(t.token.toLowerCase() as Address) ?? maxUint256) && t.timestamp > whaleCutoff,
+    );
+    expect(tables.whales.map(eventKey).sort()).toEqual(expectedWhales.map(eventKey).sort());
+    expect(tables.whales.map((w) => w.txHash)).toContain(seen.whale);
+    expect(tables.whales.map((w) => w.txHash)).not.toContain(seen.small);
+    expect(tables.whales.every((w) => thresholds.has(w.token))).toBe(true);
+
+    // Payments: every USDC transfer to the payout address on the canonical chain, none of the reorged one.
+    const payments = await truth.transfers([token("USDC")], 0n, head, manifest.payoutAddress);
+    expect(tables.payments.map(eventKey).sort()).toEqual(payments.map(eventKey).sort());
+    for (const p of payments) {
+      expect(tables.payments.find((row) => eventKey(row) === eventKey(p))).toEqual({
+        id: eventKey(p),
+        txHash: p.txHash,
+        logIndex: p.logIndex,
+        blockNumber: p.blockNumber,
+        blockHash: p.blockHash,
+        timestamp: p.timestamp,
+        from: p.from.toLowerCase(),
+        to: p.to.toLowerCase(),
+        amount: p.amount,
+      });
+    }
+    expect(tables.payments.map((p) => p.txHash)).toEqual(expect.arrayContaining([seen.payment, seen.replacementPayment]));
+    expect(tables.payments.map((p) => p.txHash)).not.toContain(seen.reorgedPayment);
+    expect(tables.swaps.map(swapKey)).not.toContain(seen.reorgedSwap);
+  }, 90_000);
+
+  test("behavior: curated pools are verified against their factory and read at the start block; wrong ones are refused", async () => {
+    if (!curated) throw new Error("no curated indexer");
+    const tables = await readIndexedTables(curated.backend, curated.schema);
+    const expected = ["uniswap-v2:WETH/USDC", "uniswap-v3:WETH/USDC:500", "aerodrome-volatile:WETH/USDC", "aerodrome-stable:USDC/USDT"].map(
+      pool,
+    );
+    expect(tables.pools.map((p) => [p.address, p.kind]).sort()).toEqual(expected.map((p) => [p.address.toLowerCase(), p.kind]).sort());
+    expect(curated.output().match(/curated .* refused/g)).toHaveLength(4);
+    const head = tables.head?.number ?? 0n;
+    await expectPoolsMatchChain(tables, chainTruth(client), head, BigInt(manifest.seededAtBlock));
+  }, 60_000);
+});
+
+/**
+ * Every pool's state equals the chain's at the block it was observed at (and at the indexed head: it is
+ * the latest); its volume is the sum of the chain's swaps in the window of the last prune (at the last
+ * block `pruneOffset` modulo the interval); the swap table holds exactly those swaps.
+ */
+async function expectPoolsMatchChain(tables: IndexedTables, truth: ReturnType<typeof chainTruth>, head: bigint, pruneOffset: bigint) {
+  const lastPrune = head - ((head - pruneOffset) % pruneIntervalBlocks);
+  const cutoff = (await truth.timestampOf(lastPrune)) - volumeWindowSeconds;
+  const swaps = await truth.swaps(
+    tables.pools.map((p) => p.address),
+    head,
+  );
+  const kept = [];
+  for (const pool of tables.pools) {
+    const stored = {
+      reserve0: pool.reserve0,
+      reserve1: pool.reserve1,
+      sqrtPriceX96: pool.sqrtPriceX96,
+      liquidity: pool.liquidity,
+      tick: pool.tick,
+    };
+    expect(stored, `${pool.kind} ${pool.address} at block ${pool.blockNumber}`).toEqual(await truth.poolState(pool, pool.blockNumber));
+    expect(stored, `${pool.kind} ${pool.address} at the head`).toEqual(await truth.poolState(pool, head));
+    // A prune with nothing to expire leaves volumeSince behind: no swap then lies between it and the cutoff.
+    const ofPool = swaps.filter((s) => s.pool.toLowerCase() === pool.address);
+    expect(pool.volumeSince, `volumeSince of ${pool.address}`).toBeLessThanOrEqual(cutoff);
+    expect(ofPool.filter((s) => s.timestamp > pool.volumeSince && s.timestamp <= cutoff)).toEqual([]);
+    const inWindow = ofPool.filter((s) => s.timestamp > cutoff);
+    expect(pool.volume0, `volume0 of ${pool.address}`).toBe(inWindow.reduce((sum, s) => sum + s.amount0In + s.amount0Out, 0n));
+    expect(pool.volume1, `volume1 of ${pool.address}`).toBe(inWindow.reduce((sum, s) => sum + s.amount1In + s.amount1Out, 0n));
+    kept.push(...inWindow);
+  }
+  expect(tables.swaps.map(swapKey).sort()).toEqual(kept.map(swapKey).sort());
+  // The windows were short enough to prune, long enough to keep the last traffic.
+  expect(swaps.some((s) => s.timestamp <= cutoff)).toBe(true);
+  expect(tables.pools.some((p) => p.volume0 > 0n)).toBe(true);
+}

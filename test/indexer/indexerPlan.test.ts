@@ -1,0 +1,79 @@
+import { describe, expect, inject, test } from "vitest";
+import { ConfigError, loadConfig } from "../../api/config";
+import { baseCuratedPools, baseFactories } from "../../api/indexer/baseMainnet";
+import { indexerPlan } from "../../api/indexer/indexerPlan";
+import { testManifest } from "../support/devnet";
+
+const manifest = testManifest();
+const devnetEnv = { DEVNET_MANIFEST: inject("manifestPath") };
+const mainnetEnv = { BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: "p".repeat(32) };
+
+describe("indexerPlan", () => {
+  test("default: on the devnet, the manifest's tokens, factories and payout, factory discovery, transfers after seeding", () => {
+    const plan = indexerPlan(loadConfig(devnetEnv));
+    expect(plan.tokens.map((t) => [t.symbol, t.address, t.decimals])).toEqual(
+      Object.values(manifest.tokens).map((t) => [t.symbol, t.address, t.decimals]),
+    );
+    expect(plan.tokens.find((t) => t.symbol === "USDC")?.whaleThreshold).toBe(1_000_000n * 10n ** 6n);
+    expect(plan.payoutAddress).toBe(manifest.payoutAddress);
+    expect(plan.pools).toEqual({ discovery: "factory" });
+    expect(plan.startBlocks).toEqual({ pools: 0, transfers: manifest.seededAtBlock + 1, payments: 0 });
+    expect(plan.volumeWindowSeconds).toBe(86_400);
+  });
+
+  test("default: on mainnet, Base's tokens and factories, the curated pools, start blocks left to the head unless pinned", () => {
+    const plan = indexerPlan(loadConfig({ ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress }));
+    expect(plan.tokens.map((t) => t.symbol)).toEqual(["USDC", "WETH", "USDT", "DAI", "AERO", "EURC", "cbBTC", "VIRTUAL", "DEGEN", "TOSHI"]);
+    expect(plan.factories).toEqual(baseFactories);
+    expect(plan.pools).toEqual({ discovery: "list", curated: baseCuratedPools });
+    expect(plan.startBlocks).toEqual({ pools: undefined, transfers: undefined, payments: undefined });
+    const pinned = indexerPlan(
+      loadConfig({
+        ...mainnetEnv,
+        PAYOUT_ADDRESS: manifest.payoutAddress,
+        INDEXER_START_BLOCK: "30000000",
+        PAYMENTS_START_BLOCK: "29000000",
+      }),
+    );
+    expect(pinned.startBlocks).toEqual({ pools: 30_000_000, transfers: 30_000_000, payments: 29_000_000 });
+  });
+
+  test("args: INDEXER_TOKENS, INDEXER_WHALE_THRESHOLDS and INDEXER_POOLS replace or add entries", () => {
+    const other = "0x00000000000000000000000000000000000000aa";
+    const plan = indexerPlan(
+      loadConfig({
+        ...devnetEnv,
+        INDEXER_TOKENS: `USDT:${manifest.tokens.USDT?.address.toLowerCase()}:18, NEW:${other}:8`,
+        INDEXER_WHALE_THRESHOLDS: "NEW=0.5,WETH=1",
+        INDEXER_POOLS: `slipstream:${other}`,
+      }),
+    );
+    expect(plan.tokens.find((t) => t.symbol === "USDT")).toMatchObject({
+      address: manifest.tokens.USDT?.address,
+      decimals: 18,
+      whaleThreshold: 10n ** 24n,
+    });
+    expect(plan.tokens.find((t) => t.symbol === "NEW")).toMatchObject({
+      address: "0x00000000000000000000000000000000000000AA",
+      whaleThreshold: 50_000_000n,
+    });
+    expect(plan.tokens.find((t) => t.symbol === "WETH")?.whaleThreshold).toBe(10n ** 18n);
+    expect(plan.pools).toEqual({
+      discovery: "list",
+      curated: [{ kind: "slipstream", address: "0x00000000000000000000000000000000000000AA" }],
+    });
+    expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
+  });
+
+  test("error: a malformed entry, a token without a threshold, two tokens at one address, mainnet without a payout address", () => {
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "sushiswap:0x00000000000000000000000000000000000000aa" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_TOKENS: "USDC:0x1234:6" })).toThrow(/INDEXER_TOKENS/);
+    expect(() => indexerPlan(loadConfig({ ...devnetEnv, INDEXER_TOKENS: "NEW:0x00000000000000000000000000000000000000aa:8" }))).toThrow(
+      /no whale threshold for NEW/,
+    );
+    expect(() => indexerPlan(loadConfig({ ...devnetEnv, INDEXER_TOKENS: `DAI:${manifest.tokens.USDC?.address}:18` }))).toThrow(
+      /share an address/,
+    );
+    expect(() => indexerPlan(loadConfig(mainnetEnv))).toThrow(/PAYOUT_ADDRESS is required/);
+  });
+});
