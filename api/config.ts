@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { IndexerEnv, type IndexerSettings, indexerSettings } from "./indexer/indexerEnv";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -49,6 +50,25 @@ export const EnvSchema = z.object({
     .transform((s) => s.split(",").map((a) => a.trim()).filter((a) => a.length > 0))
     .pipe(z.array(address))
     .optional(),
+  /** The app store's PGlite directory (keys, intents, credits) when DATABASE_URL is unset. */
+  APP_PGLITE_DIR: z.string().default(resolve(projectRoot, ".data", "app")),
+  /** Server secret API keys are hashed under (HMAC-SHA256). Required in mainnet mode. */
+  API_KEY_PEPPER: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Lowercase hex SHA-256 of the marketplace gateway's proxy secret; unset: gateway access is off. */
+  GATEWAY_PROXY_SECRET_SHA256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits (a SHA-256 digest)")
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  /** Enables GET /v1/operator/gateway-proxy-digest; unset: that route is 404. */
+  OPERATOR_BOOTSTRAP_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Header a trusted load balancer puts the client address in (last entry wins), for public rate limits. */
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
 
@@ -67,8 +87,19 @@ export type Config = {
   redisUrl: string | undefined;
   devnet: { port: number; blockTime: number; traffic: boolean };
   payoutAddress: string | undefined;
+  indexer: IndexerSettings;
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
+  /** The API's read-write store: schema `app` of DATABASE_URL, or its own PGlite directory. */
+  appStore: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
+  access: {
+    apiKeyPepper: string | undefined;
+    /** Where a devnet without API_KEY_PEPPER keeps its generated pepper: beside APP_PGLITE_DIR. */
+    devPepperFile: string;
+    gatewayProxySecretSha256: string | undefined;
+    operatorBootstrapToken: string | undefined;
+    clientIpHeader: string | undefined;
+  };
   logLevel: Env["LOG_LEVEL"];
 };
 
@@ -87,6 +118,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const mainnet = e.BASE_RPC_URLS !== undefined || e.BASE_RPC_PRIMARY_URL !== undefined;
+  if (mainnet && e.API_KEY_PEPPER === undefined) {
+    throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -98,7 +132,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     devnet: { port: e.DEVNET_PORT, blockTime: e.DEVNET_BLOCK_TIME, traffic: e.DEVNET_TRAFFIC },
     payoutAddress: e.PAYOUT_ADDRESS,
+    indexer: indexerSettings(e),
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
+    appStore: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.APP_PGLITE_DIR },
+    access: {
+      apiKeyPepper: e.API_KEY_PEPPER,
+      devPepperFile: `${e.APP_PGLITE_DIR}.api-key-pepper`,
+      gatewayProxySecretSha256: e.GATEWAY_PROXY_SECRET_SHA256,
+      operatorBootstrapToken: e.OPERATOR_BOOTSTRAP_TOKEN,
+      clientIpHeader: e.CLIENT_IP_HEADER,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

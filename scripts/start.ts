@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/config";
-import { resetIndexerState } from "../api/resetIndexerState";
+import { resetDevnetState } from "../api/resetDevnetState";
 import { type Devnet, startDevnet } from "../devnet/startDevnet";
 
 /**
@@ -16,7 +16,7 @@ async function main() {
     console.log(`[start] devnet: starting anvil (chain 8453) and seeding fixtures`);
     devnet = await startDevnet({ ...config.devnet, manifestPath: config.chain.manifestPath });
     console.log(`[start] devnet: ${devnet.manifest.rpcUrl}, manifest ${config.chain.manifestPath}`);
-    await resetIndexerState(config);
+    await resetDevnetState(config);
   }
   if (config.database.kind === "pglite") mkdirSync(config.database.directory, { recursive: true });
 

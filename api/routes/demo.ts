@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { type AuditContractDeps, auditContract } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
 import { observationFailureError, provenanceHeaders } from "../capability/observationFailureError";
@@ -10,9 +10,9 @@ import { parseParam } from "../http/parseJson";
 const auditPriceUsd = 0.02;
 
 /** `GET /v1/demo/audit/{address}`: full evidence for the published samples, a tiered preview for any other address. */
-export function demoRoutes(deps: AuditContractDeps & { samples: readonly DemoSample[] }) {
+export function demoRoutes(deps: AuditContractDeps & { samples: readonly DemoSample[] }, publicLimit: MiddlewareHandler) {
   const allowlisted = new Set(deps.samples.map((s) => s.address.toLowerCase()));
-  return new Hono().get("/v1/demo/audit/:address", async (c) => {
+  return new Hono().get("/v1/demo/audit/:address", publicLimit, async (c) => {
     const address = parseParam("address", c.req.param("address"), AddressParam, "INVALID_ADDRESS");
     const result = await auditContract(deps, address);
     if (!result.ok) throw observationFailureError(result);

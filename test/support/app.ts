@@ -3,6 +3,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import { demoSamples } from "../../api/capability/demoSamples";
 import type { IndexDb } from "../../api/indexDb";
 import type { Manifest } from "../../devnet/manifest";
+import { testAccessDeps } from "./access";
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
@@ -10,6 +11,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
   return {
     status: { indexDb, providers, chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest) },
+    access: testAccessDeps(manifest, indexDb),
     ...overrides,
   };
 }

@@ -29,6 +29,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
       DEVNET_PORT: String(await freePort()),
       DEVNET_MANIFEST: manifestPath,
       PGLITE_DIR: join(dir, "pglite"),
+      APP_PGLITE_DIR: join(dir, "app"),
       DATABASE_URL: "",
       ...env,
     },

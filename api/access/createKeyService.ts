@@ -1,0 +1,57 @@
+import { getAddress } from "viem";
+import { countDaily } from "../store/countDaily";
+import type { AppDb } from "../store/createAppStore";
+import { findKeyBySecretHash, type KeyInfo, revokeKey } from "../store/keyQueries";
+import { apiKeyPattern } from "./apiKeyFormat";
+import type { CreditService } from "./createCreditService";
+import type { KeyHasher } from "./createKeyHasher";
+import type { KeySelf, RevokeResult } from "./records";
+import { entitlementsOf } from "./toIssuedKey";
+
+export type Authentication = { ok: true; key: KeyInfo; expired: boolean } | { ok: false; reason: "INVALID" | "REVOKED" };
+
+export type KeyService = {
+  /** Finds the key a raw secret belongs to, by its keyed hash. */
+  authenticate(rawKey: string): Promise<Authentication>;
+  /** KeySelf of an authenticated key. */
+  describe(key: KeyInfo): Promise<KeySelf>;
+  /** Revokes the key for good. */
+  revoke(key: KeyInfo): Promise<RevokeResult>;
+};
+
+export type CreateKeyServiceParameters = { db: AppDb; hash: KeyHasher; credits: CreditService; clock: () => Date };
+
+export function createKeyService({ db, hash, credits, clock }: CreateKeyServiceParameters): KeyService {
+  return {
+    async authenticate(rawKey) {
+      if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
+      const found = await findKeyBySecretHash(db, hash(rawKey));
+      if (!found) return { ok: false, reason: "INVALID" };
+      const { secretHash: _, ...key } = found;
+      if (key.revokedAt) return { ok: false, reason: "REVOKED" };
+      return { ok: true, key, expired: key.expiresAt !== null && key.expiresAt <= clock() };
+    },
+    async describe(key) {
+      return {
+        keyId: key.id,
+        status: key.expiresAt !== null && key.expiresAt <= clock() ? "EXPIRED" : "ACTIVE",
+        tier: key.tier,
+        wallet: getAddress(key.wallet),
+        issuedAt: key.issuedAt.toISOString(),
+        expiresAt: key.expiresAt?.toISOString() ?? null,
+        entitlements: entitlementsOf(key.tier),
+        credits: await credits.balance(key),
+      };
+    },
+    async revoke(key) {
+      const now = clock();
+      const revoked = await db.transaction(async (tx) => {
+        const row = await revokeKey(tx, key.id, now);
+        if (row) await countDaily(tx, "KEY_REVOKED", now);
+        return row;
+      });
+      const revokedAt = (revoked?.revokedAt ?? now).toISOString();
+      return { status: "REVOKED", message: `API key ${key.id} is revoked permanently; it can no longer be used or recovered.`, revokedAt };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { type Tier, tierTerms } from "./planCatalogue";
+
+/** Who a per-minute budget belongs to: a key's tier, the marketplace gateway, or an unauthenticated client. */
+export type RateScope = Tier | "GATEWAY" | "PUBLIC";
+
+/** Requests per minute per key, per gateway user, and per unauthenticated client address. */
+export const defaultRatePerMinute: Record<RateScope, number> = {
+  FREE: tierTerms.FREE.rateLimitPerMinute,
+  STARTER: tierTerms.STARTER.rateLimitPerMinute,
+  GROWTH: tierTerms.GROWTH.rateLimitPerMinute,
+  PRO: tierTerms.PRO.rateLimitPerMinute,
+  GATEWAY: 1200,
+  PUBLIC: 60,
+};
+
+export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+
+export type RateLimits = {
+  /** Takes one request from `id`'s budget of this minute in `scope`. */
+  consume(scope: RateScope, id: string): Promise<RateDecision>;
+};
+
+export type CreateRateLimitsParameters = {
+  /** Shared budgets across replicas; absent: process memory. Unauthenticated budgets stay in memory. */
+  redis?: Redis;
+  perMinute?: Record<RateScope, number>;
+};
+
+/**
+ * Per-minute budgets with rate-limiter-flexible: in Redis when one is given (with an in-memory
+ * insurance limiter, so an unreachable Redis degrades to per-replica limits, never to errors), in
+ * process memory otherwise.
+ */
+export function createRateLimits({ redis, perMinute = defaultRatePerMinute }: CreateRateLimitsParameters = {}): RateLimits {
+  const limiters = new Map(
+    (Object.keys(perMinute) as RateScope[]).map((scope) => {
+      const options = { points: perMinute[scope], duration: 60, keyPrefix: `svc_rl_${scope.toLowerCase()}` };
+      const memory = new RateLimiterMemory(options);
+      const limiter =
+        redis && scope !== "PUBLIC" ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
+      return [scope, limiter] as const;
+    }),
+  );
+  return {
+    async consume(scope, id) {
+      const limiter = limiters.get(scope);
+      if (!limiter) throw new Error(`no rate limit for ${scope}`);
+      try {
+        const res = await limiter.consume(id);
+        return { ok: true, remaining: res.remainingPoints };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes)
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        throw rejection;
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../errors";
+
+/** Query parameter names (lowercased, `-`/`_` removed) that carry a credential. */
+const credentialName =
+  /(key|keys|token|tokens|secret|secrets|auth|authorization|bearer|credential|credentials|password|passwd|signature|jwt|session)$/;
+/** A value shaped like one of our keys, wherever it sits in the query. */
+const keyLike = /svc_(live|test)_/i;
+
+/**
+ * Refuses, before any handler runs, a request whose query string carries a credential: any parameter
+ * named like one (api_key, apiKey, key, access_token, token, x-api-key, auth...) or any value or name
+ * shaped like an API key. 401 CREDENTIAL_IN_QUERY: a key in a URL leaks to logs and must be rotated.
+ */
+export function rejectQueryCredentials(): MiddlewareHandler {
+  return async function rejectQueryCredentials(c, next) {
+    const query = c.req.url.indexOf("?");
+    if (query !== -1) {
+      const params = new URLSearchParams(c.req.url.slice(query + 1).split("#")[0]);
+      for (const [name, value] of params) {
+        const normalized = name.toLowerCase().replace(/[-_.\s]/g, "");
+        if (credentialName.test(normalized) || keyLike.test(name) || keyLike.test(value)) {
+          throw new ApiError(
+            401,
+            "CREDENTIAL_IN_QUERY",
+            "credentials are accepted only in headers (x-api-key or Authorization: Bearer); a key sent in a URL may be logged anywhere on its way: revoke or recover it now",
+          );
+        }
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,100 @@
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { AppDb } from "./createAppStore";
+import { apiKey, redemption } from "./schema";
+
+export type KeyRecord = typeof apiKey.$inferSelect;
+/** A key as the rest of the API sees it: everything but its secret's hash. */
+export type KeyInfo = Omit<KeyRecord, "secretHash">;
+export type NewKey = typeof apiKey.$inferInsert;
+
+/** The key whose secret hashes to `secretHash`, revoked or not. */
+export async function findKeyBySecretHash(db: AppDb, secretHash: string): Promise<KeyRecord | undefined> {
+  const [row] = await db.select().from(apiKey).where(eq(apiKey.secretHash, secretHash)).limit(1);
+  return row;
+}
+
+/** Inserts a key; undefined when a unique rule refused it (a second free key for the wallet). */
+export async function insertKey(db: AppDb, key: NewKey): Promise<KeyRecord | undefined> {
+  const [row] = await db.insert(apiKey).values(key).onConflictDoNothing().returning();
+  return row;
+}
+
+/**
+ * Moves an unrevoked key's expiry `days` past the later of its expiry and `now`, in one statement;
+ * undefined when the key is revoked or of another tier.
+ */
+export async function extendKey(
+  db: AppDb,
+  p: { keyId: string; tier: KeyRecord["tier"]; days: number; now: Date },
+): Promise<KeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKey)
+    .set({ expiresAt: sql`GREATEST(${apiKey.expiresAt}, ${p.now.toISOString()}::timestamptz) + make_interval(days => ${p.days})` })
+    .where(and(eq(apiKey.id, p.keyId), eq(apiKey.tier, p.tier), isNull(apiKey.revokedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * Replaces the secret of an active paid key if its secret version is still `secretVersion`: the old
+ * secret stops working in the same statement. Undefined when the target changed (rotated, revoked,
+ * expired).
+ */
+export async function rotateKeySecret(
+  db: AppDb,
+  p: { keyId: string; secretVersion: number; secretHash: string; now: Date },
+): Promise<KeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKey)
+    .set({ secretHash: p.secretHash, secretVersion: sql`${apiKey.secretVersion} + 1` })
+    .where(
+      and(
+        eq(apiKey.id, p.keyId),
+        eq(apiKey.secretVersion, p.secretVersion),
+        isNull(apiKey.revokedAt),
+        ne(apiKey.tier, "FREE"),
+        gt(apiKey.expiresAt, p.now),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Revokes a key for good; undefined when it was already revoked. */
+export async function revokeKey(db: AppDb, keyId: string, now: Date): Promise<KeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKey)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKey.id, keyId), isNull(apiKey.revokedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * The active paid key of `wallet` that a recovery replaces: the one a payment `txHash` created or
+ * renewed when given, else the one expiring last. One query either way, found or not.
+ */
+export async function findRecoverableKey(
+  db: AppDb,
+  p: { wallet: string; txHash: string | null; now: Date },
+): Promise<KeyRecord | undefined> {
+  const paidBy = db
+    .select({ keyId: redemption.keyId })
+    .from(redemption)
+    .where(eq(redemption.txHash, p.txHash ?? ""));
+  const [row] = await db
+    .select()
+    .from(apiKey)
+    .where(
+      and(
+        eq(apiKey.wallet, p.wallet),
+        ne(apiKey.tier, "FREE"),
+        isNull(apiKey.revokedAt),
+        gt(apiKey.expiresAt, p.now),
+        p.txHash === null ? undefined : inArray(apiKey.id, paidBy),
+      ),
+    )
+    .orderBy(desc(apiKey.expiresAt), desc(apiKey.issuedAt))
+    .limit(1);
+  return row;
+}

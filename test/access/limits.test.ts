@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+import { Hono } from "hono";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { connectRedis } from "../../api/access/connectRedis";
+import type { AccessEnv, Principal } from "../../api/access/createAccess";
+import type { AccessDeps } from "../../api/access/createAccessDeps";
+import { createCreditService } from "../../api/access/createCreditService";
+import { createKeyHasher } from "../../api/access/createKeyHasher";
+import { createRateLimits } from "../../api/access/createRateLimits";
+import type { IntentEnvelope, IssuedKey, Plans } from "../../api/access/records";
+import { createApp } from "../../api/app";
+import { ConfigError, loadConfig } from "../../api/config";
+import { handleError } from "../../api/http/errorHandling";
+import { createAppStore } from "../../api/store/createAppStore";
+import { findKeyBySecretHash } from "../../api/store/keyQueries";
+import { unlimitedRates } from "../support/access";
+import { testAppDeps } from "../support/app";
+import { testManifest } from "../support/devnet";
+import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
+
+/** This file signs as users[10] only (no transactions). */
+const manifest = testManifest();
+const user = manifest.accounts.users[10] as { address: `0x${string}`; privateKey: Hex };
+if (!user) throw new Error("the devnet manifest has too few users");
+const sign = (message: string) => privateKeyToAccount(user.privateKey).signMessage({ message });
+const proxySecret = "marketplace-proxy-secret-for-tests";
+const proxyDigest = createHash("sha256").update(proxySecret).digest("hex");
+
+/** A payable route and a preflight-style route over `deps`, as the capability routes mount them. */
+function probeApp(deps: AccessDeps) {
+  return new Hono<AccessEnv>()
+    .get("/payable", deps.payable(), (c) => c.json({ served: true }))
+    .post("/preflight", deps.requireKeyOrGateway(), async (c) => {
+      const charged = await deps.charge(c, 1);
+      if (!charged.ok) throw charged.error;
+      return c.json({ principal: c.get("principal") as Principal });
+    })
+    .onError((err, c) => handleError(err, c));
+}
+
+async function freeKey(app: ReturnType<typeof createApp>): Promise<string> {
+  const envelope = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address })).json()) as IntentEnvelope;
+  const res = await post(app, "/v1/subscribe/free/claim", {
+    intentId: envelope.intent.intentId,
+    signature: await sign(envelope.intent.messageToSign),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as IssuedKey).apiKey as string;
+}
+
+describe.each(backendNames)("limits, gateway and operator on %s", (backendName) => {
+  let backend: Backend;
+  let rawKey: string;
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+    rawKey = await freeKey(accessApp(manifest, backend).app);
+  });
+  afterAll(() => backend.close());
+
+  test("default: GET /v1/plans is the catalogue: tiers, credits, prices for 31/90/365 days, payment and x402 prices", async () => {
+    const res = await accessApp(manifest, backend).app.request("/v1/plans");
+    expect(res.status).toBe(200);
+    const plans = (await res.json()) as Plans;
+    expect(plans.plans.map((p) => p.tier)).toEqual(["FREE", "STARTER", "GROWTH", "PRO"]);
+    const prices = Object.fromEntries(plans.plans.map((p) => [p.tier, p.prices.map((x) => x.priceUsd)]));
+    expect(prices).toEqual({
+      FREE: [],
+      STARTER: ["49.00", "132.30", "490.00"],
+      GROWTH: ["299.00", "807.30", "2990.00"],
+      PRO: ["999.00", "2697.30", "9990.00"],
+    });
+    expect(plans.plans.map((p) => p.entitlements.creditsPerCycle)).toEqual([300, 10_000, 100_000, 500_000]);
+    expect(plans.payment).toMatchObject({
+      network: "eip155:8453",
+      payTo: manifest.payoutAddress,
+      confirmationsRequired: 3,
+      intentValidityMinutes: 15,
+    });
+    expect(plans.x402.find((x) => x.route === "GET /v1/gas/fees")?.priceUsd).toBe(0.005);
+    expect(plans.credits.find((x) => x.route === "POST /v1/transaction/preflight")?.credits).toBe(1);
+  });
+
+  test("behavior: per-minute limit per key: X-RateLimit-Remaining counts down, then 429 with an integer Retry-After", async () => {
+    const { app } = accessApp(manifest, backend, { rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, FREE: 3 } }) });
+    const remaining: (string | null)[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      const res = await app.request("/v1/keys/self", { headers: { "x-api-key": rawKey } });
+      expect(res.status).toBe(200);
+      remaining.push(res.headers.get("x-ratelimit-remaining"));
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const limited = await app.request("/v1/keys/self", { headers: { "x-api-key": rawKey } });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: "RATE_LIMITED" });
+    expect(limited.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+  });
+
+  test("behavior: unauthenticated routes are limited per client address (CLIENT_IP_HEADER), one shared bucket without one", async () => {
+    const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 2 } });
+    const { app } = accessApp(manifest, backend, { rateLimits, clientIpHeader: "x-forwarded-for" });
+    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": `10.0.0.1, ${ip}` } });
+    expect((await from("198.51.100.1")).status).toBe(200);
+    expect((await from("198.51.100.1")).status).toBe(200);
+    expect((await from("198.51.100.1")).status).toBe(429);
+    expect((await from("198.51.100.2")).status).toBe(200);
+    const shared = accessApp(manifest, backend, { rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1 } }) }).app;
+    expect((await post(shared, "/v1/keys/recovery/challenge", { userWallet: user.address })).status).toBe(202);
+    expect((await post(shared, "/v1/subscribe/free/challenge", { userWallet: user.address })).status).toBe(429);
+  });
+
+  test.runIf(process.env.REDIS_URL)(
+    "behavior: with Redis the budget is shared by replicas; an unreachable Redis degrades to memory",
+    async () => {
+      const redis = connectRedis(process.env.REDIS_URL as string);
+      if (redis.status !== "ready") await new Promise((ready) => redis.once("ready", ready));
+      const perMinute = { ...unlimitedRates, FREE: 4 };
+      const replicas = [createRateLimits({ redis, perMinute }), createRateLimits({ redis, perMinute })];
+      const apps = replicas.map((rateLimits) => accessApp(manifest, backend, { rateLimits }).app);
+      const statuses: number[] = [];
+      for (let n = 0; n < 6; n += 1)
+        statuses.push((await (apps[n % 2] as Hono).request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      const dead = connectRedis("redis://127.0.0.1:1");
+      const degraded = accessApp(manifest, backend, { rateLimits: createRateLimits({ redis: dead, perMinute }) }).app;
+      expect((await degraded.request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status).toBe(200);
+      redis.disconnect();
+      dead.disconnect();
+    },
+  );
+
+  test("behavior: payable routes: no credential 402 PAYMENT_REQUIRED (the x402 seam), an API key is served and charged", async () => {
+    const probe = probeApp(accessApp(manifest, backend).access);
+    const none = await probe.request("/payable");
+    expect(none.status).toBe(402);
+    expect(await none.json()).toMatchObject({ error: "PAYMENT_REQUIRED" });
+    expect((await probe.request("/payable", { headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret } })).status).toBe(
+      402,
+    );
+    const seam = probeApp(
+      accessApp(manifest, backend, { unpaid: async (c) => c.json({ error: "X402" }, 402, { "PAYMENT-REQUIRED": "e30=" }) }).access,
+    );
+    const challenged = await seam.request("/payable");
+    expect(challenged.headers.get("payment-required")).toBe("e30=");
+    const served = await probe.request("/payable", { headers: { "x-api-key": rawKey } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("x-credits-remaining")).toBe("9");
+  });
+
+  test("behavior: preflight: no credential 401; the gateway passes only behind the proxy secret and is never charged", async () => {
+    const probe = probeApp(accessApp(manifest, backend, { gatewayProxySecretSha256: proxyDigest }).access);
+    const none = await probe.request("/preflight", { method: "POST" });
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: "CREDENTIAL_REQUIRED" });
+    const refused: Record<string, string>[] = [{ "x-gateway-key": "g" }, { "x-gateway-key": "g", "x-gateway-proxy-secret": "wrong" }];
+    for (const headers of refused) {
+      const res = await probe.request("/preflight", { method: "POST", headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: "INVALID_GATEWAY_CREDENTIAL" });
+    }
+    const gateway = await probe.request("/preflight", {
+      method: "POST",
+      headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "alice" },
+    });
+    expect(gateway.status).toBe(200);
+    expect(gateway.headers.get("x-credits-remaining")).toBeNull();
+    expect(await gateway.json()).toEqual({ principal: { kind: "gateway", user: "alice", subscription: null, host: null } });
+    const disabled = probeApp(accessApp(manifest, backend).access);
+    expect(
+      (await disabled.request("/preflight", { method: "POST", headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret } }))
+        .status,
+    ).toBe(401);
+    const keyed = await probe.request("/preflight", { method: "POST", headers: { authorization: `Bearer ${rawKey}` } });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get("x-credits-remaining")).toBe("8");
+  });
+
+  test("behavior: operator bootstrap: 404 unless configured, then 401 / 400 / 200 {sha256} exactly as specified", async () => {
+    const token = "t".repeat(32);
+    const path = "/v1/operator/gateway-proxy-digest";
+    const ask = (app: ReturnType<typeof createApp>, headers: Record<string, string>) => app.request(path, { headers });
+    const off = accessApp(manifest, backend).app;
+    const offRes = await ask(off, { "x-operator-bootstrap": token, "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" });
+    expect(offRes.status).toBe(404);
+    expect(await offRes.json()).toMatchObject({ error: "NOT_FOUND" });
+    const short = accessApp(manifest, backend, { operatorBootstrapToken: "short" }).app;
+    expect(
+      (await ask(short, { "x-operator-bootstrap": "short", "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" })).status,
+    ).toBe(404);
+
+    const on = accessApp(manifest, backend, { operatorBootstrapToken: token }).app;
+    expect((await ask(on, { "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" })).status).toBe(401);
+    expect(
+      (await ask(on, { "x-operator-bootstrap": `${token}x`, "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" })).status,
+    ).toBe(401);
+    const noSecret = await ask(on, { "x-operator-bootstrap": token, "x-gateway-user": "u" });
+    expect(noSecret.status).toBe(400);
+    const noGateway = await ask(on, { "x-operator-bootstrap": token, "x-gateway-proxy-secret": proxySecret, "x-gateway-user": " " });
+    expect(noGateway.status).toBe(400);
+    for (const header of ["x-gateway-user", "x-gateway-subscription", "x-gateway-host", "x-gateway-key"]) {
+      const res = await ask(on, { "x-operator-bootstrap": token, "x-gateway-proxy-secret": proxySecret, [header]: "v" });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ sha256: proxyDigest });
+      expect(text).not.toContain(proxySecret);
+    }
+  });
+
+  test("behavior: an expired key is 402 API_KEY_EXPIRED on charged routes and still describes itself", async () => {
+    const hash = createKeyHasher("test-pepper-0123456789abcdef0123456789abcdef");
+    const key = await findKeyBySecretHash(backend.store.db, hash(rawKey));
+    await backend.sql("UPDATE app.api_key SET expires_at = now() - interval '1 day' WHERE id = $1", [key?.id]);
+    const { app, access } = accessApp(manifest, backend);
+    const refused = await probeApp(access).request("/payable", { headers: { "x-api-key": rawKey } });
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ error: "API_KEY_EXPIRED" });
+    const self = await app.request("/v1/keys/self", { headers: { "x-api-key": rawKey } });
+    expect(self.status).toBe(200);
+    expect(await self.json()).toMatchObject({ status: "EXPIRED" });
+    await backend.sql("UPDATE app.api_key SET expires_at = NULL WHERE id = $1", [key?.id]);
+  });
+
+  test("error: an unreachable store is 503 PERSISTENCE_UNAVAILABLE, never 500", async () => {
+    const store = createAppStore({ kind: "postgres", url: "postgres://postgres@127.0.0.1:1/none" });
+    const app = createApp(testAppDeps(manifest, backend.indexDb, { access: accessApp(manifest, { ...backend, store }).access }));
+    const results = [
+      await app.request("/v1/keys/self", { headers: { "x-api-key": "svc_test_1111111111111111111111111111111111111111111" } }),
+      await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address }),
+      await post(app, "/v1/keys/recovery/challenge", { userWallet: user.address }),
+    ];
+    for (const res of results) {
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: "PERSISTENCE_UNAVAILABLE" });
+    }
+    await store.close();
+  });
+
+  test("behavior: credits renew each 31-day cycle from issuance and each UTC day", async () => {
+    const hash = createKeyHasher("test-pepper-0123456789abcdef0123456789abcdef");
+    const key = await findKeyBySecretHash(backend.store.db, hash(rawKey));
+    if (!key) throw new Error("no key");
+    let now = new Date(key.cycleAnchor.getTime() + 86_400_000);
+    const credits = createCreditService({ db: backend.store.db, clock: () => now });
+    for (let n = 0; n < 10; n += 1) expect((await credits.charge(key, 1)).ok).toBe(true);
+    const capped = await credits.charge(key, 1);
+    expect(capped).toMatchObject({ ok: false, reason: "DAILY_LIMIT" });
+    expect(capped.balance.daily?.remaining).toBe(0);
+    now = new Date(now.getTime() + 86_400_000);
+    expect((await credits.charge(key, 1)).ok).toBe(true);
+    now = new Date(key.cycleAnchor.getTime() + 31 * 86_400_000 + 1000);
+    const next = await credits.balance(key);
+    expect(next).toMatchObject({ used: 0, remaining: 300, daily: { used: 0 } });
+    expect(Date.parse(next.cycleStartedAt)).toBe(key.cycleAnchor.getTime() + 31 * 86_400_000);
+    expect((await credits.charge(key, 1)).balance).toMatchObject({ used: 1 });
+  });
+});
+
+describe("configuration and an unreachable store", () => {
+  test("error: mainnet without API_KEY_PEPPER, a short bootstrap token or a bad digest stop the configuration", () => {
+    expect(() => loadConfig({ BASE_RPC_URLS: "https://a.example,https://b.example" })).toThrow(ConfigError);
+    expect(() => loadConfig({ BASE_RPC_URLS: "https://a.example", API_KEY_PEPPER: "p".repeat(32) })).not.toThrow();
+    expect(() => loadConfig({ OPERATOR_BOOTSTRAP_TOKEN: "short" })).toThrow(/OPERATOR_BOOTSTRAP_TOKEN/);
+    expect(() => loadConfig({ GATEWAY_PROXY_SECRET_SHA256: "abc" })).toThrow(/GATEWAY_PROXY_SECRET_SHA256/);
+    expect(loadConfig({ GATEWAY_PROXY_SECRET_SHA256: proxyDigest.toUpperCase() }).access.gatewayProxySecretSha256).toBe(proxyDigest);
+    expect(loadConfig({ DATABASE_URL: "postgres://u@h/db" }).appStore).toEqual({ kind: "postgres", url: "postgres://u@h/db" });
+  });
+});

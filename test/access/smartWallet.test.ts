@@ -1,0 +1,135 @@
+import { createRequire } from "node:module";
+import {
+  type Abi,
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  type Hex,
+  keccak256,
+  serializeErc6492Signature,
+  stringToHex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { IntentEnvelope, IssuedKey } from "../../api/access/records";
+import { testClient, testManifest } from "../support/devnet";
+import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
+
+/** This file deploys and signs as users[10] (other files use users[6..9]; limits.test.ts only signs as users[10]). */
+const manifest = testManifest();
+const userIndex = 10;
+const owner = manifest.accounts.users[userIndex] as { address: Address; privateKey: Hex };
+const stranger = manifest.accounts.users[6] as { address: Address; privateKey: Hex };
+
+/** A contract wallet that accepts its owner's signatures (ERC-1271), and a CREATE2 factory for it. */
+const source = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract OwnedWallet {
+    address public immutable owner;
+    constructor(address o) { owner = o; }
+    function isValidSignature(bytes32 hash, bytes calldata sig) external view returns (bytes4) {
+        if (sig.length != 65) return 0xffffffff;
+        bytes32 r = bytes32(sig[0:32]);
+        bytes32 s = bytes32(sig[32:64]);
+        uint8 v = uint8(sig[64]);
+        return ecrecover(hash, v, r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+    }
+}
+contract OwnedWalletFactory {
+    function deploy(address o, bytes32 salt) external returns (address) {
+        return address(new OwnedWallet{salt: salt}(o));
+    }
+}`;
+
+type Compiled = { abi: Abi; bytecode: Hex };
+
+function compile(): Record<string, Compiled> {
+  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: "Solidity",
+        sources: { "OwnedWallet.sol": { content: source } },
+        settings: { evmVersion: "prague", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+      }),
+    ),
+  ) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join("\n"));
+  const contracts = output.contracts["OwnedWallet.sol"] ?? {};
+  return Object.fromEntries(
+    Object.entries(contracts).map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex }]),
+  );
+}
+
+let deployedWallet: Address;
+let factory: Address;
+let artifacts: Record<string, Compiled>;
+
+beforeAll(async () => {
+  artifacts = compile();
+  const client = testClient(manifest, userIndex + 3);
+  const deploy = async (name: string, args: unknown[]) => {
+    const c = artifacts[name] as Compiled;
+    const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    return getAddress(receipt.contractAddress as Address);
+  };
+  deployedWallet = await deploy("OwnedWallet", [owner.address]);
+  factory = await deploy("OwnedWalletFactory", []);
+});
+
+describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+  });
+  afterAll(() => backend.close());
+
+  async function claimFor(wallet: Address, signature: (message: string) => Promise<Hex>) {
+    const app = accessApp(manifest, backend).app;
+    const envelope = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: wallet })).json()) as IntentEnvelope;
+    return post(app, "/v1/subscribe/free/claim", {
+      intentId: envelope.intent.intentId,
+      signature: await signature(envelope.intent.messageToSign),
+    });
+  }
+
+  test("error: a deployed ERC-1271 wallet refuses a stranger's signature (401)", async () => {
+    const res = await claimFor(deployedWallet, (message) => privateKeyToAccount(stranger.privateKey).signMessage({ message }));
+    expect(res.status).toBe(401);
+  });
+
+  test("default: a deployed ERC-1271 wallet claims with its owner's signature", async () => {
+    const res = await claimFor(deployedWallet, (message) => privateKeyToAccount(owner.privateKey).signMessage({ message }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as IssuedKey).wallet).toBe(deployedWallet);
+  });
+
+  test("default: an undeployed ERC-6492 wallet claims with its owner's wrapped signature", async () => {
+    const salt = keccak256(stringToHex(`svc-6492-${backendName}-${Date.now()}`));
+    const wallet = artifacts.OwnedWallet as Compiled;
+    const counterfactual = getContractAddress({
+      opcode: "CREATE2",
+      from: factory,
+      salt,
+      bytecode: encodeDeployData({ abi: wallet.abi, bytecode: wallet.bytecode, args: [owner.address] }),
+    });
+    expect(await testClient(manifest).getCode({ address: counterfactual })).toBeUndefined();
+    const factoryAbi = (artifacts.OwnedWalletFactory as Compiled).abi;
+    const res = await claimFor(counterfactual, async (message) =>
+      serializeErc6492Signature({
+        address: factory,
+        data: encodeFunctionData({ abi: factoryAbi, functionName: "deploy", args: [owner.address, salt] }),
+        signature: await privateKeyToAccount(owner.privateKey).signMessage({ message }),
+      }),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as IssuedKey).wallet).toBe(counterfactual);
+  });
+});

@@ -1,0 +1,32 @@
+import type { AccessDeps, CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
+import { createAccessDeps } from "../../api/access/createAccessDeps";
+import { createRateLimits } from "../../api/access/createRateLimits";
+import type { IndexDb } from "../../api/indexDb";
+import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import type { Manifest } from "../../devnet/manifest";
+
+/** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
+export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
+
+let shared: AppStore | undefined;
+
+/**
+ * Real access dependencies against the test devnet: an app store (a shared in-memory PGlite unless
+ * given), the devnet as the one trusted provider, its payout address, and no ETH quote. A test
+ * overrides the parts it is about.
+ */
+export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
+  shared ??= createAppStore({ kind: "pglite", directory: "memory://" });
+  return createAccessDeps({
+    store: overrides.store ?? shared,
+    pepper: "test-pepper-0123456789abcdef0123456789abcdef",
+    environment: "test",
+    chainId: 8453,
+    providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true }],
+    indexDb,
+    payTo: manifest.payoutAddress,
+    ethQuote: { weiPerUsd: async () => null },
+    rateLimits: createRateLimits({ perMinute: unlimitedRates }),
+    ...overrides,
+  });
+}
