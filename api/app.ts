@@ -34,7 +34,15 @@ export function createApp(deps: AppDeps) {
     cors({
       origin: "*",
       allowHeaders: ["content-type", "authorization", "x-api-key", "payment-signature", "x-gateway-key", "mcp-protocol-version"],
-      exposeHeaders: ["payment-required", "payment-response", "x-credits-remaining", "x-ratelimit-remaining", "retry-after", "x-service-rpc-provider", "x-service-trust-level"],
+      exposeHeaders: [
+        "payment-required",
+        "payment-response",
+        "x-credits-remaining",
+        "x-ratelimit-remaining",
+        "retry-after",
+        "x-service-rpc-provider",
+        "x-service-trust-level",
+      ],
     }),
   );
   // Before any route: a credential in the URL never reaches a handler.

@@ -16,9 +16,7 @@ const urlList = z
   )
   .pipe(z.array(z.string().url()));
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0"])
-  .transform((v) => v === "true" || v === "1");
+const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
@@ -35,7 +33,10 @@ export const EnvSchema = z.object({
   BASE_RPC_PRIMARY_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
   /** Ponder's schema for this deploy of the indexing code. */
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,44}$/).default("svc_index"),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,44}$/)
+    .default("svc_index"),
   PGLITE_DIR: z.string().default(resolve(projectRoot, ".ponder", "pglite")),
   REDIS_URL: z.string().url().optional(),
   DEVNET_MANIFEST: z.string().default(resolve(projectRoot, ".devnet", "manifest.json")),
@@ -47,7 +48,12 @@ export const EnvSchema = z.object({
   /** Addresses the free demo audit answers in full (comma-separated); defaults: the devnet fixtures or Base's majors. */
   DEMO_AUDIT_ADDRESSES: z
     .string()
-    .transform((s) => s.split(",").map((a) => a.trim()).filter((a) => a.length > 0))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((a) => a.trim())
+        .filter((a) => a.length > 0),
+    )
     .pipe(z.array(address))
     .optional(),
   /** The app store's PGlite directory (keys, intents, credits) when DATABASE_URL is unset. */

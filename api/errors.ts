@@ -23,8 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new ApiError(400, code, message, extra);
+export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) => new ApiError(400, code, message, extra);
 
 /** 503 for a live value that cannot be had at evidence grade: never a guessed one. */
 export const dataSourceUnavailable = (message: string, extra?: Record<string, unknown>) =>

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits } from "./access/createRateLimits";
@@ -12,7 +13,6 @@ import type { IndexDb } from "./indexDb";
 import { baseUsdc, baseWeth } from "./indexer/baseMainnet";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
-import { readManifest } from "../devnet/manifest";
 
 /** Pools with less USDC than this (50,000 USDC, DefiLlama's floor) behind their price do not set ETH's price. */
 const minEthQuoteDepthUsdc = 50_000n * 10n ** 6n;
@@ -36,14 +36,27 @@ export function createServerApp(indexDb: IndexDb) {
     capability: { providers, chainId: 8453, samples: demoSamples(config.demoAuditAddresses, manifest) },
     access: createAccessDeps({
       store: onePerProcess("appStore", () => createAppStore(config.appStore)),
-      pepper: resolveApiKeyPepper({ configured: config.access.apiKeyPepper, chain: config.chain.kind, devFile: config.access.devPepperFile }),
+      pepper: resolveApiKeyPepper({
+        configured: config.access.apiKeyPepper,
+        chain: config.chain.kind,
+        devFile: config.access.devPepperFile,
+      }),
       environment: config.chain.kind === "devnet" ? "test" : "live",
       chainId: 8453,
       providers,
       indexDb,
       payTo: (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null,
-      ethQuote: createEthQuote({ indexDb, chainId: 8453, weth: baseWeth, usdc: baseUsdc, minDepthUsdc: minEthQuoteDepthUsdc, maxAgeSeconds: 60 }),
-      rateLimits: onePerProcess("rateLimits", () => createRateLimits({ redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined })),
+      ethQuote: createEthQuote({
+        indexDb,
+        chainId: 8453,
+        weth: baseWeth,
+        usdc: baseUsdc,
+        minDepthUsdc: minEthQuoteDepthUsdc,
+        maxAgeSeconds: 60,
+      }),
+      rateLimits: onePerProcess("rateLimits", () =>
+        createRateLimits({ redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined }),
+      ),
       clientIpHeader: config.access.clientIpHeader,
       gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
       operatorBootstrapToken: config.access.operatorBootstrapToken,

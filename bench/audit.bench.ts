@@ -5,11 +5,12 @@
  * with `followProxies` is run too, to say whether it resolves the Diamond at all.
  * Plain script: `npm run bench:audit`. Last line: one JSON object of the figures.
  */
-import { autoload } from "@shazow/whatsabi";
-import { createPublicClient, http } from "viem";
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { autoload } from "@shazow/whatsabi";
+import { createPublicClient, http } from "viem";
 import { auditContract } from "../api/capability/auditContract";
 import { devnetChain } from "../devnet/client";
 import { startDevnet } from "../devnet/startDevnet";
@@ -36,7 +37,12 @@ globalThis.fetch = async (input, init) => {
   return new Response(JSON.stringify(answers), { headers: { "content-type": "application/json" } });
 };
 
-const devnet = await startDevnet({ port: 0, blockTime: 0, traffic: false, manifestPath: join(mkdtempSync(join(tmpdir(), "bench-audit-")), "manifest.json") });
+const devnet = await startDevnet({
+  port: 0,
+  blockTime: 0,
+  traffic: false,
+  manifestPath: join(mkdtempSync(join(tmpdir(), "bench-audit-")), "manifest.json"),
+});
 try {
   const { manifest } = devnet;
   const diamond = manifest.contracts.diamond;
@@ -54,7 +60,8 @@ try {
   unbatched = false;
   const whatsabi = await autoload(diamond, { provider: client, followProxies: true, abiLoader: false, signatureLookup: false });
 
-  const row = (name: string, m: Measurement) => console.log(`${name.padEnd(10)} p50 ${m.p50.toFixed(2)} ms  p95 ${m.p95.toFixed(2)} ms  round trips ${m.roundTrips}`);
+  const row = (name: string, m: Measurement) =>
+    console.log(`${name.padEnd(10)} p50 ${m.p50.toFixed(2)} ms  p95 ${m.p95.toFixed(2)} ms  round trips ${m.roundTrips}`);
   row("batched", ours);
   row("unbatched", baseline);
   console.log(`whatsabi autoload(followProxies): proxies found ${whatsabi.proxies.length}, selectors ${whatsabi.abi.length}`);

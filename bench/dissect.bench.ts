@@ -5,9 +5,9 @@
  */
 import { BytecodeIter, selectorsFromBytecode } from "@shazow/whatsabi";
 import { contractInfo } from "evmole";
+import { decodeBytecode } from "../api/capability/decodeBytecode";
 import { dissectBytecode } from "../api/capability/dissectBytecode";
 import { extractSelectors } from "../api/capability/extractSelectors";
-import { decodeBytecode } from "../api/capability/decodeBytecode";
 import { knownProxySlots } from "../api/capability/knownProxySlots";
 import { type CorpusContract, loadFixtureCorpus, loadNpmCorpus, scoreSelectors } from "../test/capability/corpus";
 

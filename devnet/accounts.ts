@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import { bytesToHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 
 /** anvil's default mnemonic: its accounts are funded with 10,000 ETH at genesis. */
 const anvilMnemonic = "test test test test test test test test test test test junk";

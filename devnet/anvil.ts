@@ -44,7 +44,18 @@ export async function freePort(): Promise<number> {
  */
 export async function startAnvil({ port = 0, chainId = 8453 }: AnvilOptions = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
-  const args = ["--accounts", String(devnetAccountCount), "--host", "127.0.0.1", "--port", String(chosen), "--chain-id", String(chainId), "--hardfork", "prague"];
+  const args = [
+    "--accounts",
+    String(devnetAccountCount),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(chosen),
+    "--chain-id",
+    String(chainId),
+    "--hardfork",
+    "prague",
+  ];
   // Larger code than the 24 KiB limit is allowed on the devnet so real-world-sized fixtures deploy.
   args.push("--code-size-limit", "100000");
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });

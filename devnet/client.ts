@@ -1,14 +1,4 @@
-import {
-  type Abi,
-  type Address,
-  type Chain,
-  type Hex,
-  createTestClient,
-  defineChain,
-  http,
-  publicActions,
-  walletActions,
-} from "viem";
+import { type Abi, type Address, type Chain, createTestClient, defineChain, type Hex, http, publicActions, walletActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { type Artifacts, artifactOf } from "./compile";

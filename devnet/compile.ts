@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
 import type { Abi, Hex } from "viem";
 
 /** One compiled contract: what deploys it and what it answers to. */
@@ -21,17 +21,13 @@ const cacheDir = resolve(import.meta.dirname, "..", ".devnet", "build");
  * keyed by contract name. The output is cached by the sources' hash: solc-js takes seconds.
  */
 export function compileFixtures(): Artifacts {
-  const files = readdirSync(contractsDir).filter((f) => f.endsWith(".sol")).sort();
-  const sources = Object.fromEntries(
-    files.map((f) => [f, { content: readFileSync(join(contractsDir, f), "utf8") }]),
-  );
+  const files = readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort();
+  const sources = Object.fromEntries(files.map((f) => [f, { content: readFileSync(join(contractsDir, f), "utf8") }]));
   const require = createRequire(import.meta.url);
   const solc = require("solc") as { version(): string; compile(input: string): string };
-  const digest = createHash("sha256")
-    .update(solc.version())
-    .update(JSON.stringify(sources))
-    .digest("hex")
-    .slice(0, 16);
+  const digest = createHash("sha256").update(solc.version()).update(JSON.stringify(sources)).digest("hex").slice(0, 16);
   const cached = join(cacheDir, `${digest}.json`);
   if (files.length === 0) return {};
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as Artifacts;
@@ -75,8 +71,5 @@ export function artifactOf(artifacts: Artifacts, name: string): Artifact {
 
 type SolcOutput = {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<
-    string,
-    Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
-  >;
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
 };

@@ -1,6 +1,6 @@
-import { compileFixtures } from "./compile";
 import { devnetAccount, devnetRoles } from "./accounts";
 import { createDevnetClient, type SeedContext } from "./client";
+import { compileFixtures } from "./compile";
 import type { Manifest } from "./manifest";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedPools } from "./seed/pools";

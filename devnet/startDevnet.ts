@@ -1,6 +1,6 @@
+import { devnetAccount, devnetRoles } from "./accounts";
 import { startAnvil } from "./anvil";
 import { createDevnetClient } from "./client";
-import { devnetAccount, devnetRoles } from "./accounts";
 import { type Manifest, writeManifest } from "./manifest";
 import { seedDevnet } from "./seed";
 import { startTraffic } from "./traffic";

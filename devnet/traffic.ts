@@ -4,7 +4,7 @@ import { createDevnetClient } from "./client";
 import type { Manifest, ManifestPool, ManifestToken } from "./manifest";
 import { unitsForUsd } from "./seed/prices";
 import { devnetSwapRouterAbi } from "./swapRouterAbi";
-import { type TrafficCall, createTrafficSender } from "./trafficSender";
+import { createTrafficSender, type TrafficCall } from "./trafficSender";
 
 /**
  * Sizes of the generated traffic in USD at the reference prices. Ordinary swaps and transfers stay at or
@@ -103,8 +103,7 @@ function createPlanner(manifest: Manifest, trader: Address, recipients: Address[
     const amountIn = unitsForUsd(tokenIn, usd);
     const label = `swap of ${tokenIn.symbol} on ${pool.name}`;
     const common = { label, address: router, abi: devnetSwapRouterAbi, gas: swapGas };
-    if (pool.kind === "uniswap-v3")
-      return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
+    if (pool.kind === "uniswap-v3") return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
     const functionName = pool.kind === "uniswap-v2" ? "swapV2" : "swapAerodrome";
     return { ...common, functionName, args: [pool.address, tokenIn.address, amountIn, 0n, trader] };
   }

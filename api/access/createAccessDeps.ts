@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
+import { baseUsdc } from "../indexer/baseMainnet";
 import type { AppStore } from "../store/createAppStore";
 import type { KeyEnvironment } from "./apiKeyFormat";
 import { buildPlans } from "./buildPlans";
@@ -17,7 +18,6 @@ import type { RateLimits } from "./createRateLimits";
 import { createRecoveryService, type RecoveryService } from "./createRecoveryService";
 import { createWalletVerifier } from "./createWalletVerifier";
 import type { EthQuote } from "./EthQuote";
-import { baseUsdc } from "../indexer/baseMainnet";
 import type { Plans } from "./records";
 
 /**

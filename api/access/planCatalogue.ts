@@ -65,4 +65,3 @@ export function formatUsd(units: bigint): string {
   const cents = units / 10_000n;
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
 }
-

@@ -25,7 +25,14 @@ export const Deduction = z.strictObject({
 export type Deduction = z.infer<typeof Deduction>;
 
 /** Rating of the coverage index; UNVERIFIED when evidence grade was not reached, NOT_A_CONTRACT without code. */
-export const CapabilityRating = z.enum(["MINIMAL_SURFACE", "LIMITED_SURFACE", "SUBSTANTIAL_SURFACE", "EXTENSIVE_SURFACE", "NOT_A_CONTRACT", "UNVERIFIED"]);
+export const CapabilityRating = z.enum([
+  "MINIMAL_SURFACE",
+  "LIMITED_SURFACE",
+  "SUBSTANTIAL_SURFACE",
+  "EXTENSIVE_SURFACE",
+  "NOT_A_CONTRACT",
+  "UNVERIFIED",
+]);
 export type CapabilityRating = z.infer<typeof CapabilityRating>;
 
 const provenance = {

@@ -70,7 +70,10 @@ export const Dissection = z.object({
     disclaimer: z.string(),
     codeKind: DissectionCodeKind,
     /** The EIP-7702 delegation target when the code is a designator, else null. */
-    delegatedTo: z.string().regex(/^0x[0-9a-fA-F]{40}$/).nullable(),
+    delegatedTo: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .nullable(),
     /** Bytes of the Solidity CBOR metadata trailer (length suffix included) left out of the scan. */
     metadataTrailerBytes: z.int().nonnegative(),
     /** Bytes after the last reachable instruction (embedded creation code, constants, appended args). */

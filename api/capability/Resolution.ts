@@ -40,7 +40,10 @@ export const CodeNode = z.strictObject({
   address,
   bytecodeAvailable: z.boolean(),
   bytecodeSizeBytes: z.int().nonnegative(),
-  runtimeBytecodeHash: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable(),
+  runtimeBytecodeHash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .nullable(),
 });
 export type CodeNode = z.infer<typeof CodeNode>;
 

@@ -24,7 +24,10 @@ export const TransactionPreflightResponse = z.strictObject({
   status: z.literal("SUCCESS"),
   operation: z.literal("TRANSACTION_PREFLIGHT_OBSERVATION"),
   request: z.record(z.string(), z.unknown()),
-  selectorHex: z.string().regex(/^0x[0-9a-f]{8}$/).nullable(),
+  selectorHex: z
+    .string()
+    .regex(/^0x[0-9a-f]{8}$/)
+    .nullable(),
   surfaceTarget: address,
   surfaceTargetInfo: CodeNode.nullable(),
   nodes: z.array(CodeNode),

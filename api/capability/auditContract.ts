@@ -7,22 +7,29 @@ import { type CapabilityScore, scoreCapabilities } from "./scoreCapabilities";
 
 export type AuditContractDeps = { providers: readonly RpcProvider[]; chainId: number };
 
-
 /** Observes `address` at a pinned block and shapes the AuditResponse; a failure is a value (503 for the route). */
-export async function auditContract(deps: AuditContractDeps, address: Address): Promise<{ ok: true; audit: AuditResponse } | ObservationFailure> {
+export async function auditContract(
+  deps: AuditContractDeps,
+  address: Address,
+): Promise<{ ok: true; audit: AuditResponse } | ObservationFailure> {
   const result = await observeContract({ ...deps, address });
   if (!result.ok) return result;
   return { ok: true, audit: shapeAudit(result.observation, scoreCapabilities(result.observation), address) };
 }
 
 /** The ScoreResponse of `address`, computed by the same observation as the audit. */
-export async function scoreContract(deps: AuditContractDeps, address: Address): Promise<{ ok: true; score: ScoreResponse } | ObservationFailure> {
+export async function scoreContract(
+  deps: AuditContractDeps,
+  address: Address,
+): Promise<{ ok: true; score: ScoreResponse } | ObservationFailure> {
   const result = await observeContract({ ...deps, address });
   if (!result.ok) return result;
   return { ok: true, score: shapeScore(result.observation, scoreCapabilities(result.observation), address) };
 }
 
-function provenance(observation: ContractObservation): Pick<AuditResponse, "evidenceGrade" | "evidenceStatus" | "effectiveTrust" | "observationBlock"> {
+function provenance(
+  observation: ContractObservation,
+): Pick<AuditResponse, "evidenceGrade" | "evidenceStatus" | "effectiveTrust" | "observationBlock"> {
   const { block } = observation;
   return {
     evidenceGrade: block.evidenceGrade,

@@ -1,6 +1,5 @@
 import { hash } from "node:crypto";
-import { decodeBytecode } from "./decodeBytecode";
-import { InvalidBytecodeError } from "./InvalidBytecodeError";
+import { bytecodeBytes } from "./bytecodeBytes";
 
 /** A bytecode hash on the wire: `sha256:` and 64 lowercase hex digits. */
 export type BytecodeHash = `sha256:${string}`;
@@ -12,11 +11,5 @@ export type BytecodeHash = `sha256:${string}`;
  * bytecodeHash("0x") // "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
  */
 export function bytecodeHash(code: Uint8Array | string): BytecodeHash {
-  let bytes: Uint8Array;
-  if (typeof code === "string") {
-    const decoded = decodeBytecode(code);
-    if (!decoded.ok) throw new InvalidBytecodeError(decoded.reason);
-    bytes = decoded.bytes;
-  } else bytes = code;
-  return `sha256:${hash("sha256", bytes, "hex")}`;
+  return `sha256:${hash("sha256", bytecodeBytes(code), "hex")}`;
 }

@@ -3,9 +3,7 @@ import { Buffer } from "node:buffer";
 /** Why a hex string is not bytecode. */
 export type DecodeBytecodeFailure = "missing_0x_prefix" | "odd_length" | "invalid_hex";
 
-export type DecodeBytecodeReturnType =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; reason: DecodeBytecodeFailure };
+export type DecodeBytecodeReturnType = { ok: true; bytes: Uint8Array } | { ok: false; reason: DecodeBytecodeFailure };
 
 /**
  * Decodes `0x`-prefixed hex into bytes once (native decoder, no per-byte work in JS).

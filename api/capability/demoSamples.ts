@@ -13,7 +13,17 @@ export const mainnetDemoSamples: readonly DemoSample[] = [
 ];
 
 /** Devnet fixtures the demo answers in full: one of each interesting shape. */
-const devnetSampleNames = ["diamond", "transparentProxy", "uupsProxy", "beaconProxy", "clone", "safeProxy", "delegatedAccount", "plainToken", "selfDestructor"];
+const devnetSampleNames = [
+  "diamond",
+  "transparentProxy",
+  "uupsProxy",
+  "beaconProxy",
+  "clone",
+  "safeProxy",
+  "delegatedAccount",
+  "plainToken",
+  "selfDestructor",
+];
 
 /** The demo allowlist: explicit configuration, else the devnet fixtures or the mainnet majors. */
 export function demoSamples(configured: readonly string[] | undefined, manifest: Manifest | undefined): DemoSample[] {

@@ -1,13 +1,8 @@
 import type { CapabilityConfidence } from "./Dissection";
-import { type Disassembly, type TrackedOpcode, disassemble } from "./disassemble";
+import { type Disassembly, disassemble, type TrackedOpcode } from "./disassemble";
 import type { KnownProxySlotName } from "./knownProxySlots";
 
-export type OpcodeCapabilityType =
-  | "DELEGATECALL_OPCODE"
-  | "SELFDESTRUCT_OPCODE"
-  | "CALLCODE_OPCODE"
-  | "CREATE_OPCODE"
-  | "CREATE2_OPCODE";
+export type OpcodeCapabilityType = "DELEGATECALL_OPCODE" | "SELFDESTRUCT_OPCODE" | "CALLCODE_OPCODE" | "CREATE_OPCODE" | "CREATE2_OPCODE";
 
 /** Occurrences of one tracked opcode as a real instruction of the executable region. */
 export type OpcodeOccurrencePattern = {

@@ -215,11 +215,7 @@ function slotReference(
 /** The big-endian 32-bit word at `at`. */
 function readWord32(bytes: Uint8Array, at: number): number {
   return (
-    (((bytes[at] as number) << 24) |
-      ((bytes[at + 1] as number) << 16) |
-      ((bytes[at + 2] as number) << 8) |
-      (bytes[at + 3] as number)) >>>
-    0
+    (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
   );
 }
 

@@ -1,15 +1,10 @@
+import { bytecodeBytes } from "./bytecodeBytes";
 import { bytecodeHash } from "./bytecodeHash";
-import { decodeBytecode } from "./decodeBytecode";
-import {
-  CapabilityType,
-  type Dissection,
-  type DissectionCapability,
-  type DissectionCodeKind,
-} from "./Dissection";
+import { CapabilityType, type Dissection, type DissectionCapability, type DissectionCodeKind } from "./Dissection";
 import { detectOpcodePatterns, type OpcodePattern } from "./detectOpcodePatterns";
 import { disassemble } from "./disassemble";
 import { extractSelectors } from "./extractSelectors";
-import { InvalidBytecodeError } from "./InvalidBytecodeError";
+import type { InvalidBytecodeError } from "./InvalidBytecodeError";
 import { knownProxySlots } from "./knownProxySlots";
 import { parseDelegationDesignator } from "./parseDelegationDesignator";
 import { type PrivilegedSelector, privilegedSelectors } from "./privilegedSelectors";
@@ -24,9 +19,7 @@ export const dissectionDisclaimer =
   "safety verdict: it establishes no reachability, authorization, intent or exploitability, and the absence " +
   "of a pattern is not evidence of safety.";
 
-const privilegedBySelector: ReadonlyMap<string, PrivilegedSelector> = new Map(
-  privilegedSelectors.map((p) => [p.selectorHex, p]),
-);
+const privilegedBySelector: ReadonlyMap<string, PrivilegedSelector> = new Map(privilegedSelectors.map((p) => [p.selectorHex, p]));
 const typeOrder = new Map(CapabilityType.options.map((t, i) => [t, i]));
 const slotValue = new Map<string, string>(knownProxySlots.map((s) => [s.name, s.slot]));
 const maxPcsInEvidence = 5;
@@ -42,12 +35,7 @@ const maxPcsInEvidence = 5;
  * dissection.detectedCapabilities // ["MINT_SELECTOR", "OWNERSHIP_CHANGE_SELECTOR"]
  */
 export function dissectBytecode(code: DissectBytecodeParameters): DissectBytecodeReturnType {
-  let bytes: Uint8Array;
-  if (typeof code === "string") {
-    const decoded = decodeBytecode(code);
-    if (!decoded.ok) throw new InvalidBytecodeError(decoded.reason);
-    bytes = decoded.bytes;
-  } else bytes = code;
+  const bytes = bytecodeBytes(code);
 
   const targetBytecodeHash = bytecodeHash(bytes);
   const delegatedTo = parseDelegationDesignator(bytes);
@@ -107,12 +95,7 @@ export function dissectBytecode(code: DissectBytecodeParameters): DissectBytecod
   };
 }
 
-function notAContract(
-  size: number,
-  targetBytecodeHash: string,
-  codeKind: DissectionCodeKind,
-  delegatedTo: string | null,
-): Dissection {
+function notAContract(size: number, targetBytecodeHash: string, codeKind: DissectionCodeKind, delegatedTo: string | null): Dissection {
   return {
     isValidContract: false,
     bytecodeSizeBytes: size,

@@ -43,10 +43,7 @@ const maxVisits = 4;
  * @example
  * extractSelectors(bytes) // ["0x06fdde03", "0x095ea7b3", ...]
  */
-export function extractSelectors(
-  code: Uint8Array | Disassembly,
-  options: ExtractSelectorsOptions = {},
-): ExtractSelectorsReturnType {
+export function extractSelectors(code: Uint8Array | Disassembly, options: ExtractSelectorsOptions = {}): ExtractSelectorsReturnType {
   const d = code instanceof Uint8Array ? disassemble(code) : code;
   const bytes = d.code;
   const end = d.scanEnd;
@@ -190,8 +187,10 @@ export function extractSelectors(
           const a = pop(stack);
           if (a === SELECTOR) stack.push(-EQ_BASE);
           else if (a === SIZE_CHECK) stack.push(SIZE_CHECK);
-          else if (a <= -EQ_BASE && a > -NE_BASE) stack.push(a - EQ_BASE); // == c  ->  != c
-          else if (a <= -NE_BASE) stack.push(a + EQ_BASE); // != c  ->  == c
+          else if (a <= -EQ_BASE && a > -NE_BASE)
+            stack.push(a - EQ_BASE); // == c  ->  != c
+          else if (a <= -NE_BASE)
+            stack.push(a + EQ_BASE); // != c  ->  == c
           else stack.push(UNKNOWN);
           break;
         }

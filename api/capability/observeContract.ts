@@ -29,16 +29,26 @@ export type ObserveContractParameters = {
 };
 
 /** Why no observation could be made at all: the caller answers 503 (or 400 for a future block). */
-export type ObservationFailure = { ok: false; reason: "NO_PROVIDER_ANSWERED" | "REQUESTED_BLOCK_NOT_YET_MINED" | "READ_FAILED"; block: ObservationBlock };
+export type ObservationFailure = {
+  ok: false;
+  reason: "NO_PROVIDER_ANSWERED" | "REQUESTED_BLOCK_NOT_YET_MINED" | "READ_FAILED";
+  block: ObservationBlock;
+};
 
 /**
  * Pins one block, resolves `address` through its proxies at that block, and dissects every code on the
  * way, reusing the bytes the resolution already read: the common core of audit, score and preflight.
  */
-export async function observeContract(params: ObserveContractParameters): Promise<{ ok: true; observation: ContractObservation } | ObservationFailure> {
+export async function observeContract(
+  params: ObserveContractParameters,
+): Promise<{ ok: true; observation: ContractObservation } | ObservationFailure> {
   const block = await pinObservationBlock({ providers: params.providers, chainId: params.chainId, blockNumber: params.blockNumber });
   if (block.status !== "PINNED") {
-    return { ok: false, reason: block.reason === "REQUESTED_BLOCK_NOT_YET_MINED" ? "REQUESTED_BLOCK_NOT_YET_MINED" : "NO_PROVIDER_ANSWERED", block };
+    return {
+      ok: false,
+      reason: block.reason === "REQUESTED_BLOCK_NOT_YET_MINED" ? "REQUESTED_BLOCK_NOT_YET_MINED" : "NO_PROVIDER_ANSWERED",
+      block,
+    };
   }
   const reader = createPinnedReader(block, params.providers);
   const { resolution, codes } = await resolveProxy({ reader, address: params.address, selector: params.selector });
@@ -47,7 +57,7 @@ export async function observeContract(params: ObserveContractParameters): Promis
   }
 
   const roles = new Map<string, ExecutionRole>();
-  resolution.nodes.forEach((node, i) => roles.set(node.address.toLowerCase(), i === 0 ? "SURFACE_TARGET" : "IMPLEMENTATION"));
+  for (const [i, node] of resolution.nodes.entries()) roles.set(node.address.toLowerCase(), i === 0 ? "SURFACE_TARGET" : "IMPLEMENTATION");
   for (const hop of resolution.path) {
     if (hop.via === "EIP7702_DELEGATION_DESIGNATOR") roles.set(hop.to.toLowerCase(), "DELEGATE");
     if (hop.via === "EIP1967_BEACON_SLOT" || hop.via === "IMMUTABLE_BEACON_ADDRESS") roles.set(hop.to.toLowerCase(), "BEACON");

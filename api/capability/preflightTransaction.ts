@@ -32,25 +32,34 @@ export type TransactionPreflightRequest = z.infer<typeof TransactionPreflightReq
 
 export type PreflightDeps = { providers: readonly RpcProvider[]; chainId: number };
 
-
 /**
  * Preflight evidence for one transaction: pins a block (the requested one or the providers' common
  * head), resolves `to` for the calldata's selector down to the executing code or Diamond facet, hashes
  * every code on the path, dissects the selected code, and observes an `eth_call` at that block.
  * `conclusion` is always null: the caller's policy decides.
  */
-export async function preflightTransaction(deps: PreflightDeps, request: TransactionPreflightRequest): Promise<{ ok: true; preflight: TransactionPreflightResponse } | ObservationFailure> {
+export async function preflightTransaction(
+  deps: PreflightDeps,
+  request: TransactionPreflightRequest,
+): Promise<{ ok: true; preflight: TransactionPreflightResponse } | ObservationFailure> {
   const selector = request.data.length >= 10 ? (request.data.slice(0, 10) as Hex) : undefined;
   const result = await observeContract({ ...deps, address: request.to, selector, blockNumber: request.blockNumber });
   if (!result.ok) return result;
   const { observation } = result;
-  const [call] = await observation.reader.read([{ kind: "call", to: request.to, data: request.data, from: request.from, value: request.value }]);
+  const [call] = await observation.reader.read([
+    { kind: "call", to: request.to, data: request.data, from: request.from, value: request.value },
+  ]);
   return { ok: true, preflight: shapePreflight(request, selector ?? null, observation, call) };
 }
 
 type CallResult = Awaited<ReturnType<ContractObservation["reader"]["read"]>>[number] | undefined;
 
-function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex | null, observation: ContractObservation, call: CallResult): TransactionPreflightResponse {
+function shapePreflight(
+  request: TransactionPreflightRequest,
+  selectorHex: Hex | null,
+  observation: ContractObservation,
+  call: CallResult,
+): TransactionPreflightResponse {
   const { block, resolution, dissected } = observation;
   const surface = resolution.nodes[0];
   const selected = dissected.find((d) => d.address === resolution.executionTarget) ?? dissected[0];
@@ -74,7 +83,10 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
       runtimeBytecodeHash: surface?.runtimeBytecodeHash ?? null,
       finalTargetBytecodeHash: finalNode?.runtimeBytecodeHash ?? null,
       facetBytecodeHash: facetNode?.runtimeBytecodeHash ?? null,
-      facetBytecodeHashes: (resolution.diamond?.facets ?? []).map((f) => ({ address: f.address, runtimeBytecodeHash: f.runtimeBytecodeHash })),
+      facetBytecodeHashes: (resolution.diamond?.facets ?? []).map((f) => ({
+        address: f.address,
+        runtimeBytecodeHash: f.runtimeBytecodeHash,
+      })),
     },
     capabilityEvidence: selected
       ? {
@@ -88,7 +100,7 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
       : null,
     simulationObservation: {
       attempted: call !== undefined,
-      outcome: !call ? ("NOT_ATTEMPTED") : call.ok ? ("SUCCEEDED") : call.reverted ? ("REVERTED") : ("FAILED"),
+      outcome: !call ? "NOT_ATTEMPTED" : call.ok ? "SUCCEEDED" : call.reverted ? "REVERTED" : "FAILED",
       trusted: block.evidenceGrade,
       returnData: call?.ok ? call.value : "0x",
       ...(call && !call.ok ? { error: call.error.slice(0, 300) } : {}),
@@ -96,7 +108,7 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
       evidenceOnly: true,
     },
     evidenceGrade: block.evidenceGrade,
-    evidenceStatus: block.evidenceGrade ? ("VERIFIED") : ("UNVERIFIED"),
+    evidenceStatus: block.evidenceGrade ? "VERIFIED" : "UNVERIFIED",
     reason: block.evidenceGrade ? "PINNED_TRANSACTION_OBSERVATION" : `UNVERIFIED_OBSERVATION: ${block.reason}`,
     effectiveTrust: block.trustLevel,
     observationBlock: block,
@@ -107,4 +119,3 @@ function shapePreflight(request: TransactionPreflightRequest, selectorHex: Hex |
     conclusion: null,
   };
 }
-

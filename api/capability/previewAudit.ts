@@ -30,7 +30,8 @@ export function previewAudit(audit: AuditResponse, x402PriceUsd: number) {
     },
     observationBlock: { blockNumber: audit.observationBlock.blockNumber, trustLevel: audit.observationBlock.trustLevel },
     upgrade: {
-      message: "The full observation (coverage index with its deduction breakdown, every capability with evidence, resolution path, bytecode hashes and RPC provenance) is a paid call.",
+      message:
+        "The full observation (coverage index with its deduction breakdown, every capability with evidence, resolution path, bytecode hashes and RPC provenance) is a paid call.",
       paidRoute: `/v1/audit/${audit.address}`,
       x402PriceUsd,
       plans: "/v1/plans",

@@ -72,7 +72,12 @@ export const privilegedSelectors = [
   // upgrades
   { selectorHex: "0x3659cfe6", signature: "upgradeTo(address)", type: "UPGRADE_SELECTOR", confidence: "HIGH" },
   { selectorHex: "0x4f1ef286", signature: "upgradeToAndCall(address,bytes)", type: "UPGRADE_SELECTOR", confidence: "HIGH" },
-  { selectorHex: "0x1f931c1c", signature: "diamondCut((address,uint8,bytes4[])[],address,bytes)", type: "UPGRADE_SELECTOR", confidence: "HIGH" },
+  {
+    selectorHex: "0x1f931c1c",
+    signature: "diamondCut((address,uint8,bytes4[])[],address,bytes)",
+    type: "UPGRADE_SELECTOR",
+    confidence: "HIGH",
+  },
   { selectorHex: "0xd784d426", signature: "setImplementation(address)", type: "UPGRADE_SELECTOR", confidence: "MEDIUM" },
   { selectorHex: "0x17a68dd8", signature: "changeImplementation(address)", type: "UPGRADE_SELECTOR", confidence: "MEDIUM" },
   { selectorHex: "0x99a88ec4", signature: "upgrade(address,address)", type: "UPGRADE_SELECTOR", confidence: "MEDIUM" },

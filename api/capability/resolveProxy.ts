@@ -1,22 +1,22 @@
 import {
   type Address,
-  type Hex,
   decodeFunctionResult,
   encodeFunctionData,
   getAddress,
+  type Hex,
   hexToBytes,
   isAddressEqual,
   zeroAddress,
 } from "viem";
 import { DiamondLoupeAbi, diamondLoupeInterfaceId } from "../../abis/DiamondLoupeAbi";
 import { ProxyProbeAbi } from "../../abis/ProxyProbeAbi";
-import type { PinnedRead, PinnedReadResult, PinnedReader } from "../chain/createPinnedReader";
+import type { PinnedRead, PinnedReader, PinnedReadResult } from "../chain/createPinnedReader";
 import { bytecodeHash } from "./bytecodeHash";
-import type { CodeNode, DiamondResolution, PathHop, ProxyType, Resolution, ResolutionStatus, Via } from "./Resolution";
 import { disassemble } from "./disassemble";
 import { knownProxySlots } from "./knownProxySlots";
 import { parseDelegationDesignator } from "./parseDelegationDesignator";
 import { parseMinimalProxy } from "./parseMinimalProxy";
+import type { CodeNode, DiamondResolution, PathHop, ProxyType, Resolution, ResolutionStatus, Via } from "./Resolution";
 
 export type ResolveProxyParameters = {
   reader: PinnedReader;
@@ -127,14 +127,27 @@ export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: 
           hop(facet, "EIP2535_FACETS_SELECTOR");
           return finish("COMPLETE", `EIP2535_DIAMOND: selector ${selector} is served by facet ${facet}`, facet);
         }
-        if (selector) return finish("INCOMPLETE", `SELECTOR_NOT_IN_DIAMOND: no facet holds ${selector}; the call reaches the Diamond's fallback`, current);
+        if (selector)
+          return finish(
+            "INCOMPLETE",
+            `SELECTOR_NOT_IN_DIAMOND: no facet holds ${selector}; the call reaches the Diamond's fallback`,
+            current,
+          );
         return finish("COMPLETE", `EIP2535_DIAMOND: ${diamond.facetCount} facets, ${diamond.selectorCount} selectors`, current);
       }
       if (next.unresolvedDelegatecall && depth === 0) {
         proxyTypes.push("UNKNOWN_DELEGATING");
-        return finish("INCOMPLETE", "DELEGATECALL_TARGET_UNRESOLVED: the code delegatecalls a target that is in no known proxy slot", current);
+        return finish(
+          "INCOMPLETE",
+          "DELEGATECALL_TARGET_UNRESOLVED: the code delegatecalls a target that is in no known proxy slot",
+          current,
+        );
       }
-      return finish("COMPLETE", depth === 0 ? "NOT_A_PROXY: no known proxy pattern" : `RESOLVED: ${proxyTypes.join(" -> ")} to ${current}`, current);
+      return finish(
+        "COMPLETE",
+        depth === 0 ? "NOT_A_PROXY: no known proxy pattern" : `RESOLVED: ${proxyTypes.join(" -> ")} to ${current}`,
+        current,
+      );
     }
 
     proxyTypes.push(next.type);
@@ -173,7 +186,8 @@ async function classifyHop(reader: PinnedReader, address: Address, bytes: Uint8A
   if (facts.facets && facts.facets.length > 0) return { kind: "terminal", diamond: facts.facets };
 
   const [impl1967, beacon1967, admin1967, impl1822, implZeppelinos, slot0] = facts.slots;
-  if (impl1967) return { kind: "hop", type: admin1967 ? "EIP1967_TRANSPARENT" : "EIP1967_PROXY", via: "EIP1967_IMPLEMENTATION_SLOT", to: impl1967 };
+  if (impl1967)
+    return { kind: "hop", type: admin1967 ? "EIP1967_TRANSPARENT" : "EIP1967_PROXY", via: "EIP1967_IMPLEMENTATION_SLOT", to: impl1967 };
   if (beacon1967) {
     const to = await beaconImplementation(reader, beacon1967);
     if (to) return { kind: "hop", type: "EIP1967_BEACON", via: "EIP1967_BEACON_SLOT", to, beacon: beacon1967 };
@@ -187,7 +201,9 @@ async function classifyHop(reader: PinnedReader, address: Address, bytes: Uint8A
   const disassembly = disassemble(bytes);
   if ((disassembly.opcodeCounts[0xf4] ?? 0) === 0) return { kind: "terminal" };
   // A delegating contract with no proxy slot: an immutable beacon is one of its embedded addresses.
-  const candidates = embeddedAddresses(bytes).filter((a) => !isAddressEqual(a, address)).slice(0, 8);
+  const candidates = embeddedAddresses(bytes)
+    .filter((a) => !isAddressEqual(a, address))
+    .slice(0, 8);
   const answers = await reader.read(candidates.map((to): PinnedRead => ({ kind: "call", to, data: callData.implementation })));
   for (const [i, candidate] of candidates.entries()) {
     const answer = answers[i];
@@ -207,7 +223,11 @@ async function readHop(reader: PinnedReader, address: Address, selector: Hex | u
     { kind: "call", to: address, data: callData.supportsLoupe },
   ];
   if (selector) {
-    reads.push({ kind: "call", to: address, data: encodeFunctionData({ abi: DiamondLoupeAbi, functionName: "facetAddress", args: [selector] }) });
+    reads.push({
+      kind: "call",
+      to: address,
+      data: encodeFunctionData({ abi: DiamondLoupeAbi, functionName: "facetAddress", args: [selector] }),
+    });
   }
   const results = await reader.read(reads);
   const [code, ...rest] = results;

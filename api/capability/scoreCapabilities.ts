@@ -1,5 +1,6 @@
 import type { CapabilityRating, Deduction, DeductionType } from "./AuditResponse";
 import type { ContractObservation } from "./observeContract";
+import { ProxyType } from "./Resolution";
 
 /**
  * Points each observed pattern takes off the coverage index (100 = none of the selected patterns seen).
@@ -27,7 +28,6 @@ export const deductionWeights: Record<DeductionType, number> = {
   INCOMPLETE_RESOLUTION: 20,
 };
 
-
 export type CapabilityScore = {
   capabilityScore: number | null;
   capabilityRating: CapabilityRating;
@@ -43,7 +43,10 @@ export const ratingBands = [
   { min: 0, rating: "EXTENSIVE_SURFACE" },
 ] as const;
 
-const upgradeableProxyTypes = new Set(["EIP1967_TRANSPARENT", "EIP1967_UUPS", "EIP1967_PROXY", "EIP1967_BEACON", "IMMUTABLE_BEACON_PROXY", "EIP1822_PROXIABLE", "ZEPPELINOS_PROXY", "SAFE_PROXY", "EIP2535_DIAMOND"]);
+/** Every proxy kind whose executing code can be replaced: all but clones, 7702 accounts and the unknown. */
+const upgradeableProxyTypes = new Set<string>(
+  ProxyType.exclude(["EIP7702_DELEGATED_ACCOUNT", "EIP1167_CLONE", "UNKNOWN_DELEGATING", "NONE"]).options,
+);
 
 /**
  * The coverage index of one observation: 100 minus the weight of every distinct pattern observed on the
@@ -52,7 +55,8 @@ const upgradeableProxyTypes = new Set(["EIP1967_TRANSPARENT", "EIP1967_UUPS", "E
  */
 export function scoreCapabilities(observation: ContractObservation): CapabilityScore {
   if (!observation.block.evidenceGrade) return { capabilityScore: null, capabilityRating: "UNVERIFIED", maxScore: 100, deductions: [] };
-  if (observation.resolution.status === "NOT_A_CONTRACT") return { capabilityScore: null, capabilityRating: "NOT_A_CONTRACT", maxScore: 100, deductions: [] };
+  if (observation.resolution.status === "NOT_A_CONTRACT")
+    return { capabilityScore: null, capabilityRating: "NOT_A_CONTRACT", maxScore: 100, deductions: [] };
 
   const found = new Map<DeductionType, { occurrences: number; sources: Set<string>; evidence: string }>();
   const note = (type: DeductionType, source: string, evidence: string) => {
@@ -66,18 +70,22 @@ export function scoreCapabilities(observation: ContractObservation): CapabilityS
   }
   const { resolution } = observation;
   for (const proxyType of resolution.proxyTypes) {
-    if (upgradeableProxyTypes.has(proxyType)) note("UPGRADEABLE_PROXY", resolution.nodes[0]?.address ?? "", `${proxyType}: the executing code can be replaced`);
-    if (proxyType === "EIP7702_DELEGATED_ACCOUNT") note("EIP7702_DELEGATED_ACCOUNT", resolution.nodes[0]?.address ?? "", "EOA code is an EIP-7702 delegation designator");
+    if (upgradeableProxyTypes.has(proxyType))
+      note("UPGRADEABLE_PROXY", resolution.nodes[0]?.address ?? "", `${proxyType}: the executing code can be replaced`);
+    if (proxyType === "EIP7702_DELEGATED_ACCOUNT")
+      note("EIP7702_DELEGATED_ACCOUNT", resolution.nodes[0]?.address ?? "", "EOA code is an EIP-7702 delegation designator");
   }
   if (resolution.status === "INCOMPLETE") note("INCOMPLETE_RESOLUTION", resolution.nodes.at(-1)?.address ?? "", resolution.reason);
 
-  const deductions = [...found].map(([type, f]): Deduction => ({
-    type,
-    points: deductionWeights[type],
-    occurrences: f.occurrences,
-    sources: [...f.sources],
-    evidence: f.evidence,
-  }));
+  const deductions = [...found].map(
+    ([type, f]): Deduction => ({
+      type,
+      points: deductionWeights[type],
+      occurrences: f.occurrences,
+      sources: [...f.sources],
+      evidence: f.evidence,
+    }),
+  );
   const capabilityScore = Math.max(0, 100 - deductions.reduce((sum, d) => sum + d.points, 0));
   const capabilityRating = ratingBands.find((b) => capabilityScore >= b.min)?.rating ?? "EXTENSIVE_SURFACE";
   return { capabilityScore, capabilityRating, maxScore: 100, deductions };

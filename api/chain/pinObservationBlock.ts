@@ -20,7 +20,13 @@ type Head = { provider: RpcProvider; number: number; hash: `0x${string}` };
  * needs a trusted primary, or at least two public providers (and a majority of them) agreeing, and no
  * provider answering a different hash. A conflict or too few answers is `UNVERIFIED`, never a guess.
  */
-export async function pinObservationBlock({ providers, chainId, blockNumber, now = () => new Date(), timeoutMs }: PinObservationBlockParameters): Promise<ObservationBlock> {
+export async function pinObservationBlock({
+  providers,
+  chainId,
+  blockNumber,
+  now = () => new Date(),
+  timeoutMs,
+}: PinObservationBlockParameters): Promise<ObservationBlock> {
   const retrievedAt = now().toISOString();
   const unpinned = (reason: string, sampled = 0): ObservationBlock => ({
     status: "UNPINNED",
@@ -71,7 +77,8 @@ export async function pinObservationBlock({ providers, chainId, blockNumber, now
   };
   if (hashes.size > 1) return { ...base, trustLevel: "UNVERIFIED", evidenceGrade: false, reason: "PROVIDERS_DISAGREE_ON_BLOCK_HASH" };
   if (primary) return { ...base, trustLevel: "TRUSTED_PRIMARY", evidenceGrade: true, reason: null };
-  if (agreement >= 2 && agreement > publicConfigured / 2) return { ...base, trustLevel: "PUBLIC_QUORUM", evidenceGrade: true, reason: null };
+  if (agreement >= 2 && agreement > publicConfigured / 2)
+    return { ...base, trustLevel: "PUBLIC_QUORUM", evidenceGrade: true, reason: null };
   return { ...base, trustLevel: "UNVERIFIED", evidenceGrade: false, reason: "NO_PUBLIC_QUORUM" };
 }
 

@@ -1,7 +1,6 @@
 import type { ProviderProbe } from "../health/StatusReport";
 import type { RpcProvider } from "./providers";
 
-
 /** Asks one provider for its head block within `timeoutMs`; a failure is a value, not a throw. */
 export async function probeProvider(provider: RpcProvider, timeoutMs = 2000): Promise<ProviderProbe> {
   const started = performance.now();

@@ -34,7 +34,12 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
   const lagBlocks = head.row && chainHeadBlock !== null ? Math.max(0, chainHeadBlock - Number(head.row.number)) : null;
   const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
   const rpcAvailable = up.length > 0;
-  const status = !rpcAvailable && !head.available ? "UNAVAILABLE" : rpcAvailable && head.available && !stale && trustLevel !== "INSUFFICIENT" ? "OPERATIONAL" : "DEGRADED";
+  const status =
+    !rpcAvailable && !head.available
+      ? "UNAVAILABLE"
+      : rpcAvailable && head.available && !stale && trustLevel !== "INSUFFICIENT"
+        ? "OPERATIONAL"
+        : "DEGRADED";
 
   return {
     status,

@@ -18,7 +18,8 @@ type Operation = {
   responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
 };
 
-const jsonSchema = (schema: z.ZodType, io: "input" | "output") => z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
+const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
 
 const provenanceHeaders = ["X-Service-RPC-Provider", "X-Service-Trust-Level"];
 const accessHeaders = ["X-RateLimit-Remaining", "X-Credits-Remaining"];
@@ -48,7 +49,10 @@ const routes: Record<string, Record<string, Operation>> = {
   "/v1/status": {
     get: {
       summary: "Live status of persistence, Base RPC trust, the index and verdict quality",
-      responses: { 200: { description: "Status", schema: StatusReport }, 503: { description: "Persistence and RPC both unreachable (same body)", schema: StatusReport } },
+      responses: {
+        200: { description: "Status", schema: StatusReport },
+        503: { description: "Persistence and RPC both unreachable (same body)", schema: StatusReport },
+      },
     },
   },
   "/v1/openapi.json": {
@@ -58,7 +62,10 @@ const routes: Record<string, Record<string, Operation>> = {
     get: {
       summary: "Free demo: full evidence for published samples, a tiered preview for any other address",
       parameters: [addressParameter],
-      responses: { 200: { description: "AuditResponse with `demo`, or a PREVIEW record", headers: provenanceHeaders }, ...errors(400, 429, 503) },
+      responses: {
+        200: { description: "AuditResponse with `demo`, or a PREVIEW record", headers: provenanceHeaders },
+        ...errors(400, 429, 503),
+      },
     },
   },
   "/v1/audit/{address}": {
@@ -66,7 +73,10 @@ const routes: Record<string, Record<string, Operation>> = {
       summary: "Capability observations, proxy resolution and coverage index of one address",
       security: apiKeyOrX402,
       parameters: [addressParameter],
-      responses: { 200: { description: "AuditResponse", schema: AuditResponse, headers: [...provenanceHeaders, ...accessHeaders] }, ...errors(400, 401, 402, 405, 429, 503) },
+      responses: {
+        200: { description: "AuditResponse", schema: AuditResponse, headers: [...provenanceHeaders, ...accessHeaders] },
+        ...errors(400, 401, 402, 405, 429, 503),
+      },
     },
   },
   "/v1/security/score/{address}": {
@@ -74,23 +84,34 @@ const routes: Record<string, Record<string, Operation>> = {
       summary: "Coverage index with its deduction breakdown (legacy URL)",
       security: apiKeyOrX402,
       parameters: [addressParameter],
-      responses: { 200: { description: "ScoreResponse", schema: ScoreResponse, headers: [...provenanceHeaders, ...accessHeaders] }, ...errors(400, 401, 402, 429, 503) },
+      responses: {
+        200: { description: "ScoreResponse", schema: ScoreResponse, headers: [...provenanceHeaders, ...accessHeaders] },
+        ...errors(400, 401, 402, 429, 503),
+      },
     },
   },
   "/v1/transaction/preflight": {
     post: {
       summary: "Transaction preflight evidence at a pinned block (API key or marketplace gateway; not x402)",
-      description: "One decision credit, charged only after a valid evidence-grade answer is prepared. 503 when evidence grade cannot be reached.",
+      description:
+        "One decision credit, charged only after a valid evidence-grade answer is prepared. 503 when evidence grade cannot be reached.",
       security: [{ apiKeyHeader: [] }, { bearer: [] }, { gatewayKey: [] }],
       requestBody: TransactionPreflightRequest,
       responses: {
-        200: { description: "TransactionPreflightResponse", schema: TransactionPreflightResponse, headers: [...provenanceHeaders, ...accessHeaders] },
+        200: {
+          description: "TransactionPreflightResponse",
+          schema: TransactionPreflightResponse,
+          headers: [...provenanceHeaders, ...accessHeaders],
+        },
         ...errors(400, 401, 402, 405, 429, 503),
       },
     },
   },
   "/v1/plans": {
-    get: { summary: "The authoritative plan and price catalogue", responses: { 200: { description: "Plans", schema: Plans, headers: ["X-RateLimit-Remaining"] }, ...errors(429) } },
+    get: {
+      summary: "The authoritative plan and price catalogue",
+      responses: { 200: { description: "Plans", schema: Plans, headers: ["X-RateLimit-Remaining"] }, ...errors(429) },
+    },
   },
   "/v1/subscribe/free/challenge": {
     post: {
@@ -155,7 +176,10 @@ const routes: Record<string, Record<string, Operation>> = {
       summary: "SHA-256 digest of the marketplace proxy secret, for GATEWAY_PROXY_SECRET_SHA256 (operator bootstrap)",
       description:
         "404 unless OPERATOR_BOOTSTRAP_TOKEN (at least 32 characters) is configured. Headers: x-operator-bootstrap, x-gateway-proxy-secret, and at least one of x-gateway-user, x-gateway-subscription, x-gateway-host, x-gateway-key.",
-      responses: { 200: { description: "{sha256}", schema: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }) }, ...errors(400, 401, 404, 429) },
+      responses: {
+        200: { description: "{sha256}", schema: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }) },
+        ...errors(400, 401, 404, 429),
+      },
     },
   },
 };
@@ -173,7 +197,9 @@ export function openApiDocument() {
             ...(op.description ? { description: op.description } : {}),
             ...(op.security ? { security: op.security } : {}),
             ...(op.parameters ? { parameters: op.parameters } : {}),
-            ...(op.requestBody ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.requestBody, "input") } } } } : {}),
+            ...(op.requestBody
+              ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.requestBody, "input") } } } }
+              : {}),
             responses: Object.fromEntries(
               Object.entries(op.responses).map(([status, r]) => [
                 status,
@@ -197,8 +223,18 @@ export function openApiDocument() {
       securitySchemes: {
         apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
         bearer: { type: "http", scheme: "bearer" },
-        gatewayKey: { type: "apiKey", in: "header", name: "x-gateway-key", description: "Marketplace gateway; the origin also requires the private proxy-secret boundary" },
-        x402: { type: "apiKey", in: "header", name: "PAYMENT-SIGNATURE", description: "x402 v2 payment (eip155:8453, USDC): a 402 answer carries the PAYMENT-REQUIRED challenge" },
+        gatewayKey: {
+          type: "apiKey",
+          in: "header",
+          name: "x-gateway-key",
+          description: "Marketplace gateway; the origin also requires the private proxy-secret boundary",
+        },
+        x402: {
+          type: "apiKey",
+          in: "header",
+          name: "PAYMENT-SIGNATURE",
+          description: "x402 v2 payment (eip155:8453, USDC): a 402 answer carries the PAYMENT-REQUIRED challenge",
+        },
       },
     },
   };

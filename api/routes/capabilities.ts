@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Access, AccessEnv } from "../access/createAccess";
 import { auditContract, scoreContract } from "../capability/auditContract";
 import { observationFailureError, provenanceHeaders } from "../capability/observationFailureError";
-import { type PreflightDeps, TransactionPreflightRequest, preflightTransaction } from "../capability/preflightTransaction";
+import { type PreflightDeps, preflightTransaction, TransactionPreflightRequest } from "../capability/preflightTransaction";
 import { dataSourceUnavailable } from "../errors";
 import { AddressParam } from "../http/params";
 import { parseJson, parseParam } from "../http/parseJson";

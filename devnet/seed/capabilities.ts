@@ -122,8 +122,7 @@ async function seedDiamond(ctx: SeedContext, owner: Address): Promise<Record<str
 }
 
 async function seedProxies(ctx: SeedContext, owner: Address) {
-  const initialize = (contract: string) =>
-    encodeFunctionData({ abi: abiOf(ctx, contract), functionName: "initialize", args: [owner] });
+  const initialize = (contract: string) => encodeFunctionData({ abi: abiOf(ctx, contract), functionName: "initialize", args: [owner] });
 
   const transparentProxyImplementation = await deployFixture(ctx, "CapCounterLogic");
   const transparentProxyAdmin = await deployFixture(ctx, "CapProxyAdmin", [owner]);
@@ -209,9 +208,7 @@ async function seedOpcodeFixtures(ctx: SeedContext, delegateTarget: Address): Pr
 async function delegateAccounts(ctx: SeedContext, delegations: { authority: KeyedAccount; to: Address }[]): Promise<void> {
   const authorizationList = [];
   for (const { authority, to } of delegations) {
-    authorizationList.push(
-      await ctx.client.signAuthorization({ account: privateKeyToAccount(authority.privateKey), address: to }),
-    );
+    authorizationList.push(await ctx.client.signAuthorization({ account: privateKeyToAccount(authority.privateKey), address: to }));
   }
   const first = delegations[0];
   if (!first) return;

@@ -29,11 +29,7 @@ export function approxTickAt(sqrtPriceX96: bigint): number {
 }
 
 /** A range of about `halfWidth` ticks on each side of the price, on the pool's tick spacing. */
-export function rangeAround(
-  sqrtPriceX96: bigint,
-  halfWidth: number,
-  tickSpacing: number,
-): { lower: number; upper: number } {
+export function rangeAround(sqrtPriceX96: bigint, halfWidth: number, tickSpacing: number): { lower: number; upper: number } {
   const tick = approxTickAt(sqrtPriceX96);
   return {
     lower: Math.floor((tick - halfWidth) / tickSpacing) * tickSpacing,

@@ -3,7 +3,7 @@ import { AerodromePoolFactoryAbi } from "../../abis/AerodromePoolFactoryAbi";
 import { UniswapV2FactoryAbi } from "../../abis/UniswapV2FactoryAbi";
 import { UniswapV3FactoryAbi } from "../../abis/UniswapV3FactoryAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
-import { type SeedContext, deployFixture, send } from "../client";
+import { deployFixture, type SeedContext, send } from "../client";
 import { artifactOf } from "../compile";
 import type { Manifest, ManifestPool, ManifestToken, PoolKind } from "../manifest";
 import { devnetSwapRouterAbi } from "../swapRouterAbi";
@@ -193,9 +193,5 @@ function feeOf(spec: PoolSpec): number {
 }
 
 function factoryOf(factories: Manifest["factories"], kind: PoolKind): Address {
-  return kind === "uniswap-v2"
-    ? factories.uniswapV2
-    : kind === "uniswap-v3"
-      ? factories.uniswapV3
-      : factories.aerodrome;
+  return kind === "uniswap-v2" ? factories.uniswapV2 : kind === "uniswap-v3" ? factories.uniswapV3 : factories.aerodrome;
 }

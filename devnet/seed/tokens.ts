@@ -1,5 +1,5 @@
 import { type Address, erc20Abi, getAddress, keccak256, maxUint256, pad, stringToHex } from "viem";
-import { type SeedContext, deployFixture, placeFixture, send } from "../client";
+import { deployFixture, placeFixture, type SeedContext, send } from "../client";
 import { artifactOf } from "../compile";
 import type { ManifestToken } from "../manifest";
 import { unitsForUsd } from "./prices";
@@ -51,10 +51,7 @@ export async function seedTokens(
   return { tokens, contracts: { usdcImplementation: implementation, multicall3: multicall3Address } };
 }
 
-async function seedUsdc(
-  ctx: SeedContext,
-  holders: Address[],
-): Promise<{ token: ManifestToken; implementation: Address }> {
+async function seedUsdc(ctx: SeedContext, holders: Address[]): Promise<{ token: ManifestToken; implementation: Address }> {
   const token: ManifestToken = { symbol: "USDC", address: usdcAddress, decimals: 6 };
   const implementation = await deployFixture(ctx, "FiatTokenV2");
   await placeFixture(ctx, "AdminUpgradeabilityProxy", usdcAddress);
@@ -93,17 +90,12 @@ async function seedWeth(ctx: SeedContext, holders: Address[]): Promise<ManifestT
   const weth = { address: wethAddress, abi: artifactOf(ctx.artifacts, "WETH9").abi };
   await send(ctx, { ...weth, functionName: "deposit", value: total });
   for (const holder of holders) {
-    if (holder !== deployer)
-      await send(ctx, { address: wethAddress, abi: erc20Abi, functionName: "transfer", args: [holder, each] });
+    if (holder !== deployer) await send(ctx, { address: wethAddress, abi: erc20Abi, functionName: "transfer", args: [holder, each] });
   }
   return token;
 }
 
-async function seedTrackedToken(
-  ctx: SeedContext,
-  spec: (typeof trackedTokens)[number],
-  holders: Address[],
-): Promise<ManifestToken> {
+async function seedTrackedToken(ctx: SeedContext, spec: (typeof trackedTokens)[number], holders: Address[]): Promise<ManifestToken> {
   const token: ManifestToken = { symbol: spec.symbol, address: getAddress(spec.address), decimals: spec.decimals };
   await placeFixture(ctx, "TrackedToken", token.address);
   const contract = { address: token.address, abi: artifactOf(ctx.artifacts, "TrackedToken").abi };

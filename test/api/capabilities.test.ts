@@ -24,7 +24,11 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 const withKey = () => ({ headers: { "x-api-key": apiKey } });
-const mintCall = encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [manifest.accounts.deployer.address, 1n] });
+const mintCall = encodeFunctionData({
+  abi: parseAbi(["function mint(address,uint256)"]),
+  functionName: "mint",
+  args: [manifest.accounts.deployer.address, 1n],
+});
 const preflightBody = { chainId: 8453, to: manifest.contracts.diamond, data: mintCall, from: manifest.accounts.deployer.address };
 
 beforeAll(async () => {
@@ -34,7 +38,9 @@ beforeAll(async () => {
     intent: { intentId: string; messageToSign: string };
   };
   const signature = await privateKeyToAccount(user.privateKey).signMessage({ message: challenge.intent.messageToSign });
-  const issued = (await (await app.request("/v1/subscribe/free/claim", json({ intentId: challenge.intent.intentId, signature }))).json()) as { apiKey: string };
+  const issued = (await (
+    await app.request("/v1/subscribe/free/claim", json({ intentId: challenge.intent.intentId, signature }))
+  ).json()) as { apiKey: string };
   apiKey = issued.apiKey;
   expect(apiKey).toMatch(/^svc_test_/);
 });

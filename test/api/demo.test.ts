@@ -27,7 +27,12 @@ describe("GET /v1/demo/audit/{address}", () => {
     const res = await app.request(`/v1/demo/audit/${manifest.contracts.diamondMintFacet}`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: "PREVIEW", notASafetyGuarantee: true, indicators: { mintSelector: true }, upgrade: { x402PriceUsd: 0.02 } });
+    expect(body).toMatchObject({
+      status: "PREVIEW",
+      notASafetyGuarantee: true,
+      indicators: { mintSelector: true },
+      upgrade: { x402PriceUsd: 0.02 },
+    });
     expect(body).not.toHaveProperty("capabilityScore");
     expect(body).not.toHaveProperty("capabilities");
   });
@@ -47,7 +52,9 @@ describe("GET /v1/demo/audit/{address}", () => {
 
   test("error: every provider down is 503 DATA_SOURCE_UNAVAILABLE", async () => {
     const down = [{ name: "devnet", url: "http://127.0.0.1:9", trusted: true }];
-    const offline = createApp(testAppDeps(manifest, drizzle(pglite) as unknown as IndexDb, { capability: { providers: down, chainId: 8453, samples: [] } }));
+    const offline = createApp(
+      testAppDeps(manifest, drizzle(pglite) as unknown as IndexDb, { capability: { providers: down, chainId: 8453, samples: [] } }),
+    );
     const res = await offline.request(`/v1/demo/audit/${manifest.contracts.diamond}`);
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE" });

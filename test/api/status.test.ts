@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/indexDb";
-import { chainHead } from "../../ponder.schema";
 import { freePort } from "../../devnet/anvil";
+import { chainHead } from "../../ponder.schema";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 
@@ -15,7 +15,9 @@ let indexDb: IndexDb;
 
 beforeAll(async () => {
   pglite = new PGlite();
-  await pglite.exec("CREATE TABLE chain_head (chain_id integer PRIMARY KEY, number numeric(78) NOT NULL, hash text NOT NULL, timestamp numeric(78) NOT NULL)");
+  await pglite.exec(
+    "CREATE TABLE chain_head (chain_id integer PRIMARY KEY, number numeric(78) NOT NULL, hash text NOT NULL, timestamp numeric(78) NOT NULL)",
+  );
   indexDb = drizzle(pglite) as unknown as IndexDb;
 });
 afterAll(() => pglite.close());
@@ -30,10 +32,13 @@ const statusApp = (db: IndexDb, url: string) =>
 describe("GET /v1/status", () => {
   test("default: a fresh index and a live provider are OPERATIONAL with the index's head", async () => {
     const block = await testClient(manifest).getBlock();
-    await drizzle(pglite).insert(chainHead).values({ chainId: 8453, number: block.number, hash: block.hash, timestamp: block.timestamp }).onConflictDoUpdate({
-      target: chainHead.chainId,
-      set: { number: block.number, hash: block.hash, timestamp: block.timestamp },
-    });
+    await drizzle(pglite)
+      .insert(chainHead)
+      .values({ chainId: 8453, number: block.number, hash: block.hash, timestamp: block.timestamp })
+      .onConflictDoUpdate({
+        target: chainHead.chainId,
+        set: { number: block.number, hash: block.hash, timestamp: block.timestamp },
+      });
     const res = await statusApp(indexDb, manifest.rpcUrl).request("/v1/status");
     expect(res.status).toBe(200);
     const body = StatusReport.parse(await res.json());

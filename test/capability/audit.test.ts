@@ -1,10 +1,10 @@
 import { type Address, encodeFunctionData, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RpcProvider } from "../../api/chain/providers";
 import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse";
 import { auditContract, scoreContract } from "../../api/capability/auditContract";
-import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import { preflightTransaction, TransactionPreflightRequest } from "../../api/capability/preflightTransaction";
+import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
+import type { RpcProvider } from "../../api/chain/providers";
 import { testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
@@ -16,7 +16,8 @@ const named = (name: string): Address => {
   if (!address) throw new Error(`no fixture ${name}`);
   return address;
 };
-const mint = (to: Address) => encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [to, 1n] });
+const mint = (to: Address) =>
+  encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [to, 1n] });
 
 async function audit(name: string) {
   const result = await auditContract(deps, named(name));
@@ -28,7 +29,14 @@ async function audit(name: string) {
 describe("auditContract", () => {
   test("default: the plain ERC-20 shows no selected pattern and scores 100", async () => {
     const a = await audit("plainToken");
-    expect(a).toMatchObject({ isContract: true, capabilityScore: 100, capabilityRating: "MINIMAL_SURFACE", notASafetyGuarantee: true, evidenceGrade: true, evidenceStatus: "VERIFIED" });
+    expect(a).toMatchObject({
+      isContract: true,
+      capabilityScore: 100,
+      capabilityRating: "MINIMAL_SURFACE",
+      notASafetyGuarantee: true,
+      evidenceGrade: true,
+      evidenceStatus: "VERIFIED",
+    });
     expect(a.capabilities).toEqual([]);
     expect(a.limitations.length).toBeGreaterThanOrEqual(3);
   });
@@ -45,8 +53,14 @@ describe("auditContract", () => {
     const a = await audit("diamond");
     expect(a.resolution.proxyType).toBe("EIP2535_DIAMOND");
     const mintCapability = a.capabilities.find((c) => c.type === "MINT_SELECTOR");
-    expect(mintCapability).toMatchObject({ selectorHex: "0x40c10f19", sourceAddress: named("diamondMintFacet"), executionRole: "DIAMOND_FACET" });
-    expect(a.score.deductions.map((d) => d.type)).toEqual(expect.arrayContaining(["MINT_SELECTOR", "UPGRADE_SELECTOR", "UPGRADEABLE_PROXY"]));
+    expect(mintCapability).toMatchObject({
+      selectorHex: "0x40c10f19",
+      sourceAddress: named("diamondMintFacet"),
+      executionRole: "DIAMOND_FACET",
+    });
+    expect(a.score.deductions.map((d) => d.type)).toEqual(
+      expect.arrayContaining(["MINT_SELECTOR", "UPGRADE_SELECTOR", "UPGRADEABLE_PROXY"]),
+    );
     expect(a.capabilityScore).toBe(100 - a.score.deductions.reduce((s, d) => s + d.points, 0));
     // Pin, one hop, the facets' code: three round trips in all.
     expect(a.rpcObservation.roundTrips).toBeLessThanOrEqual(2);
@@ -95,29 +109,60 @@ describe("preflightTransaction", () => {
       reachability: "NOT_ESTABLISHED",
       conclusion: null,
     });
-    expect(p.completeResolutionPath).toEqual([{ from: named("diamond"), to: named("diamondMintFacet"), via: "EIP2535_FACETS_SELECTOR", blockTag: p.observationBlock.blockTag }]);
+    expect(p.completeResolutionPath).toEqual([
+      { from: named("diamond"), to: named("diamondMintFacet"), via: "EIP2535_FACETS_SELECTOR", blockTag: p.observationBlock.blockTag },
+    ]);
     expect(p.resolution).toMatchObject({ status: "COMPLETE", resolutionComplete: true, proxyType: "EIP2535_DIAMOND" });
-    expect(p.resolution.diamond).toMatchObject({ selector: "0x40c10f19", selectedFacet: named("diamondMintFacet"), usedFacetsFallback: false });
-    expect(p.capabilityEvidence).toMatchObject({ sourceAddress: named("diamondMintFacet"), executionRole: "SELECTED_DIAMOND_FACET", transactionSelector: "0x40c10f19" });
-    expect(p.capabilityEvidence?.dissection.capabilities).toContainEqual(expect.objectContaining({ type: "MINT_SELECTOR", confidence: "MEDIUM", selectorHex: "0x40c10f19" }));
+    expect(p.resolution.diamond).toMatchObject({
+      selector: "0x40c10f19",
+      selectedFacet: named("diamondMintFacet"),
+      usedFacetsFallback: false,
+    });
+    expect(p.capabilityEvidence).toMatchObject({
+      sourceAddress: named("diamondMintFacet"),
+      executionRole: "SELECTED_DIAMOND_FACET",
+      transactionSelector: "0x40c10f19",
+    });
+    expect(p.capabilityEvidence?.dissection.capabilities).toContainEqual(
+      expect.objectContaining({ type: "MINT_SELECTOR", confidence: "MEDIUM", selectorHex: "0x40c10f19" }),
+    );
     expect(p.bytecodeHashes.facetBytecodeHash).toBe(p.bytecodeHashes.finalTargetBytecodeHash);
     expect(p.bytecodeHashes.facetBytecodeHashes.length).toBe(p.resolution.diamond?.facetCount);
-    expect(p.simulationObservation).toMatchObject({ attempted: true, outcome: "SUCCEEDED", trusted: true, evidenceOnly: true, blockTag: p.observationBlock.blockTag });
-    expect(p.observationBlock).toMatchObject({ status: "PINNED", chainId: 8453, network: "eip155:8453", agreement: 1, sampled: 1, providerName: "devnet" });
+    expect(p.simulationObservation).toMatchObject({
+      attempted: true,
+      outcome: "SUCCEEDED",
+      trusted: true,
+      evidenceOnly: true,
+      blockTag: p.observationBlock.blockTag,
+    });
+    expect(p.observationBlock).toMatchObject({
+      status: "PINNED",
+      chainId: 8453,
+      network: "eip155:8453",
+      agreement: 1,
+      sampled: 1,
+      providerName: "devnet",
+    });
     expect(p.rpcObservation.failedReadCount).toBe(0);
     expect(p.limitations.some((l) => /eth_call/.test(l))).toBe(true);
   });
 
   test("behavior: the same mint from a non-owner is observed as REVERTED at the pinned block", async () => {
     const stranger = manifest.accounts.users[11]?.address;
-    const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("diamond"), data: mint(stranger!), from: stranger });
+    if (!stranger) throw new Error("no test user 11");
+    const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("diamond"), data: mint(stranger), from: stranger });
     const result = await preflightTransaction(deps, request);
     expect(result.ok && result.preflight.simulationObservation.outcome).toBe("REVERTED");
   });
 
   test("behavior: a requested past block is pinned exactly", async () => {
     const head = Number(await testClient(manifest).getBlockNumber());
-    const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("plainToken"), data: "0x18160ddd", blockNumber: head - 1 });
+    const request = TransactionPreflightRequest.parse({
+      chainId: 8453,
+      to: named("plainToken"),
+      data: "0x18160ddd",
+      blockNumber: head - 1,
+    });
     const result = await preflightTransaction(deps, request);
     expect(result.ok && result.preflight.observationBlock.blockNumber).toBe(head - 1);
   });
@@ -157,7 +202,12 @@ describe("faults through real RPC proxy processes", () => {
     await proxies[2]?.setMode("alter-hash");
     const result = await auditContract({ providers: publicProviders(), chainId: 8453 }, named("diamond"));
     await proxies[2]?.setMode("pass");
-    expect(result.ok && AuditResponse.parse(result.audit)).toMatchObject({ capabilityRating: "UNVERIFIED", capabilityScore: null, evidenceGrade: false, evidenceStatus: "UNVERIFIED" });
+    expect(result.ok && AuditResponse.parse(result.audit)).toMatchObject({
+      capabilityRating: "UNVERIFIED",
+      capabilityScore: null,
+      evidenceGrade: false,
+      evidenceStatus: "UNVERIFIED",
+    });
   });
 
   test("error: every provider down is a failure value (503 at the route), never a guessed answer", async () => {

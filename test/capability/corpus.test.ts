@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Dissection } from "../../api/capability/Dissection";
 import { dissectBytecode } from "../../api/capability/dissectBytecode";
-import {
-  type CorpusContract,
-  loadFixtureCorpus,
-  loadNpmCorpus,
-  loadViaIrCorpus,
-  scoreSelectors,
-} from "./corpus";
+import { type CorpusContract, loadFixtureCorpus, loadNpmCorpus, loadViaIrCorpus, scoreSelectors } from "./corpus";
 
 const dissect = (c: CorpusContract) => dissectBytecode(c.deployedBytecode);
 const byName = (corpus: CorpusContract[], name: string) => {
@@ -50,14 +44,8 @@ describe("npm corpus (OpenZeppelin 5.7, Uniswap v3 core + periphery, Safe 1.4.1)
       "PROXY_SLOT_WRITE",
     ]);
     expect(dissect(byName(corpus, "ERC1967Proxy")).detectedCapabilities).toEqual(["DELEGATECALL_OPCODE"]);
-    expect(dissect(byName(corpus, "ProxyAdmin")).detectedCapabilities).toEqual([
-      "OWNERSHIP_CHANGE_SELECTOR",
-      "UPGRADE_SELECTOR",
-    ]);
-    expect(dissect(byName(corpus, "UniswapV3Factory")).detectedCapabilities).toEqual([
-      "OWNERSHIP_CHANGE_SELECTOR",
-      "CREATE2_OPCODE",
-    ]);
+    expect(dissect(byName(corpus, "ProxyAdmin")).detectedCapabilities).toEqual(["OWNERSHIP_CHANGE_SELECTOR", "UPGRADE_SELECTOR"]);
+    expect(dissect(byName(corpus, "UniswapV3Factory")).detectedCapabilities).toEqual(["OWNERSHIP_CHANGE_SELECTOR", "CREATE2_OPCODE"]);
   });
 });
 

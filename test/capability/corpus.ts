@@ -1,15 +1,5 @@
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { type Abi, type AbiFunction, type AbiParameter, type Hex, toFunctionSelector } from "viem";
@@ -116,9 +106,7 @@ export function abiSelectors(abi: Abi, options: { library?: boolean } = {}): str
   const selectors = abi
     .filter((item): item is AbiFunction => item.type === "function")
     .map((item) =>
-      options.library
-        ? toFunctionSelector(`${item.name}(${item.inputs.map(libraryParameterType).join(",")})`)
-        : toFunctionSelector(item),
+      options.library ? toFunctionSelector(`${item.name}(${item.inputs.map(libraryParameterType).join(",")})`) : toFunctionSelector(item),
     );
   return [...new Set(selectors)].sort();
 }
@@ -239,9 +227,7 @@ function readArtifact(file: string): Omit<CorpusContract, "id"> | null {
   }
   if (!Array.isArray(json.abi) || json.deployedBytecode === undefined) return null;
   const raw =
-    typeof json.deployedBytecode === "string"
-      ? json.deployedBytecode
-      : (json.deployedBytecode as { object?: string } | null)?.object;
+    typeof json.deployedBytecode === "string" ? json.deployedBytecode : (json.deployedBytecode as { object?: string } | null)?.object;
   if (typeof raw !== "string") return null;
   const hex = (raw.startsWith("0x") ? raw.slice(2) : raw).replace(/__\$[0-9a-fA-F]{34}\$__/g, "0".repeat(40));
   if (hex.length === 0) return null;

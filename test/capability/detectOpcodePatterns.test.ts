@@ -31,7 +31,17 @@ describe("detectOpcodePatterns", () => {
   });
 
   it("behavior: bytes of the data section (a deployed child's creation code) are not capabilities", () => {
-    const factory = asm("PUSH0", "DUP1", "DUP1", "CREATE2", "STOP", "INVALID", "raw 0x363d3d373d3d3d363d73", `raw 0x${"be".repeat(20)}`, "raw 0x5af43d82803e903d91602b57fd5bf3");
+    const factory = asm(
+      "PUSH0",
+      "DUP1",
+      "DUP1",
+      "CREATE2",
+      "STOP",
+      "INVALID",
+      "raw 0x363d3d373d3d3d363d73",
+      `raw 0x${"be".repeat(20)}`,
+      "raw 0x5af43d82803e903d91602b57fd5bf3",
+    );
     const found = patterns(factory);
     expect(found.map((p) => p.type)).toEqual(["CREATE2_OPCODE"]);
   });
@@ -45,9 +55,19 @@ describe("detectOpcodePatterns", () => {
   it("behavior: proxy-slot writes by PUSH32 + SSTORE; HIGH straight, MEDIUM across a jump destination", () => {
     const found = patterns(
       asm(
-        "CALLER", `PUSH32 ${slot("EIP1967_IMPLEMENTATION")}`, "SSTORE",
-        "CALLER", `PUSH32 ${slot("EIP1967_ADMIN")}`, "PUSH1 :next", "JUMP", "next:", "SSTORE",
-        "CALLER", `PUSH32 ${slot("EIP1967_BEACON")}`, "SLOAD", "STOP",
+        "CALLER",
+        `PUSH32 ${slot("EIP1967_IMPLEMENTATION")}`,
+        "SSTORE",
+        "CALLER",
+        `PUSH32 ${slot("EIP1967_ADMIN")}`,
+        "PUSH1 :next",
+        "JUMP",
+        "next:",
+        "SSTORE",
+        "CALLER",
+        `PUSH32 ${slot("EIP1967_BEACON")}`,
+        "SLOAD",
+        "STOP",
       ),
     );
     expect(found).toMatchObject([

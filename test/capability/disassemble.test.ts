@@ -24,7 +24,9 @@ describe("disassemble", () => {
   });
 
   it("behavior: 0xf4/0xff/0xf2/0xf0/0xf5 and 0x5b inside PUSH data are not instructions", () => {
-    const d = disassemble(bytes(asm("PUSH32 0xf4ff00f2f5f0f4ff00f2f5f45bf4ff00f2f5f4ff00f2f5f4ff00f2f5f4ff5bff", "POP", "PUSH2 0xf4ff", "STOP")));
+    const d = disassemble(
+      bytes(asm("PUSH32 0xf4ff00f2f5f0f4ff00f2f5f45bf4ff00f2f5f4ff00f2f5f4ff00f2f5f4ff5bff", "POP", "PUSH2 0xf4ff", "STOP")),
+    );
     for (const op of [0xf4, 0xff, 0xf2, 0xf0, 0xf5, 0x5b]) expect(d.opcodeCounts[op]).toBe(0);
     expect(d.jumpdests.includes(1)).toBe(false);
     expect(d.instructionCount).toBe(4);

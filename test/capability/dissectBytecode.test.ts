@@ -11,14 +11,46 @@ const trailer = "0xa26469706673582212201d830a0b321476b4b0af8b56a12d3c8e48912cf4a
 /** A token dispatcher answering mint(address,uint256), transfer(address,uint256) and pause(). */
 const token = concatHex(
   asm(
-    "PUSH1 0x80", "PUSH1 0x40", "MSTORE", "PUSH1 0x04", "CALLDATASIZE", "LT", "PUSH2 :fallback", "JUMPI",
-    "PUSH0", "CALLDATALOAD", "PUSH1 0xe0", "SHR",
-    "DUP1", "PUSH4 0x40c10f19", "EQ", "PUSH2 :mint", "JUMPI",
-    "DUP1", "PUSH4 0x8456cb59", "EQ", "PUSH2 :pause", "JUMPI",
-    "DUP1", "PUSH4 0xa9059cbb", "EQ", "PUSH2 :transfer", "JUMPI",
-    "fallback:", "PUSH0", "DUP1", "REVERT",
-    "mint:", "STOP", "pause:", "STOP",
-    "transfer:", "PUSH4 0x3659cfe6", "PUSH0", "MSTORE", "STOP", // upgradeTo selector as data of a call: not a capability
+    "PUSH1 0x80",
+    "PUSH1 0x40",
+    "MSTORE",
+    "PUSH1 0x04",
+    "CALLDATASIZE",
+    "LT",
+    "PUSH2 :fallback",
+    "JUMPI",
+    "PUSH0",
+    "CALLDATALOAD",
+    "PUSH1 0xe0",
+    "SHR",
+    "DUP1",
+    "PUSH4 0x40c10f19",
+    "EQ",
+    "PUSH2 :mint",
+    "JUMPI",
+    "DUP1",
+    "PUSH4 0x8456cb59",
+    "EQ",
+    "PUSH2 :pause",
+    "JUMPI",
+    "DUP1",
+    "PUSH4 0xa9059cbb",
+    "EQ",
+    "PUSH2 :transfer",
+    "JUMPI",
+    "fallback:",
+    "PUSH0",
+    "DUP1",
+    "REVERT",
+    "mint:",
+    "STOP",
+    "pause:",
+    "STOP",
+    "transfer:",
+    "PUSH4 0x3659cfe6",
+    "PUSH0",
+    "MSTORE",
+    "STOP", // upgradeTo selector as data of a call: not a capability
     "INVALID",
   ),
   trailer,
@@ -115,7 +147,9 @@ describe("dissectBytecode", () => {
   });
 
   it("behavior: the hash is sha256 of the runtime bytes as given (trailer included)", () => {
-    const expected = createHash("sha256").update(Buffer.from(token.slice(2), "hex")).digest("hex");
+    const expected = createHash("sha256")
+      .update(Buffer.from(token.slice(2), "hex"))
+      .digest("hex");
     expect(dissectBytecode(token).targetBytecodeHash).toBe(`sha256:${expected}`);
     expect(bytecodeHash(token)).toBe(`sha256:${expected}`);
     expect(bytecodeHash(Buffer.from(token.slice(2), "hex"))).toBe(`sha256:${expected}`);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { deductionWeights } from "../../api/capability/scoreCapabilities";
 import { privilegedSelectors } from "../../api/capability/privilegedSelectors";
+import { deductionWeights } from "../../api/capability/scoreCapabilities";
 
 // Line breaks in the prose are not meaning: compare with white space folded.
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");

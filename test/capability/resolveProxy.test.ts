@@ -1,9 +1,9 @@
 import type { Address } from "viem";
 import { describe, expect, test } from "vitest";
+import { resolveProxy } from "../../api/capability/resolveProxy";
 import { createPinnedReader } from "../../api/chain/createPinnedReader";
 import { pinObservationBlock } from "../../api/chain/pinObservationBlock";
 import type { RpcProvider } from "../../api/chain/providers";
-import { resolveProxy } from "../../api/capability/resolveProxy";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
@@ -64,10 +64,22 @@ describe("resolveProxy on the devnet fixtures", () => {
 
   test("behavior: the Diamond with a selector selects the facet that holds it, in at most 3 round trips", async () => {
     const { resolution, observation } = await resolve("diamond", "0x40c10f19");
-    expect(resolution).toMatchObject({ status: "COMPLETE", proxyType: "EIP2535_DIAMOND", facet: named("diamondMintFacet"), executionTarget: named("diamondMintFacet") });
-    expect(resolution.path).toEqual([{ from: named("diamond"), to: named("diamondMintFacet"), via: "EIP2535_FACETS_SELECTOR", blockTag: observation.pinnedBlockTag }]);
+    expect(resolution).toMatchObject({
+      status: "COMPLETE",
+      proxyType: "EIP2535_DIAMOND",
+      facet: named("diamondMintFacet"),
+      executionTarget: named("diamondMintFacet"),
+    });
+    expect(resolution.path).toEqual([
+      { from: named("diamond"), to: named("diamondMintFacet"), via: "EIP2535_FACETS_SELECTOR", blockTag: observation.pinnedBlockTag },
+    ]);
     const diamond = resolution.diamond;
-    expect(diamond).toMatchObject({ supportsInterface: true, usedFacetsFallback: false, selector: "0x40c10f19", selectedFacet: named("diamondMintFacet") });
+    expect(diamond).toMatchObject({
+      supportsInterface: true,
+      usedFacetsFallback: false,
+      selector: "0x40c10f19",
+      selectedFacet: named("diamondMintFacet"),
+    });
     const facetNames = Object.keys(manifest.contracts).filter((n) => /^diamond.+Facet$/.test(n));
     expect(diamond?.facetCount).toBe(facetNames.length);
     expect(new Set(diamond?.facets.map((f) => f.address))).toEqual(new Set(facetNames.map(named)));
@@ -85,7 +97,13 @@ describe("resolveProxy on the devnet fixtures", () => {
   test("behavior: contracts that are not proxies are COMPLETE with proxyType NONE", async () => {
     for (const name of ["factory", "plainToken", "selfDestructor", "WETH"]) {
       const { resolution } = await resolve(name);
-      expect(resolution, name).toMatchObject({ status: "COMPLETE", proxyType: "NONE", implementation: null, executionTarget: named(name), path: [] });
+      expect(resolution, name).toMatchObject({
+        status: "COMPLETE",
+        proxyType: "NONE",
+        implementation: null,
+        executionTarget: named(name),
+        path: [],
+      });
     }
   });
 

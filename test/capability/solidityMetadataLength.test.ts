@@ -10,8 +10,7 @@ const bytes = (hex: string) => {
 };
 
 // {ipfs: h'1220…', solc: h'000823'} as solc ≥ 0.6 appends it (OpenZeppelin 5.7 ERC1967Proxy's tail)
-const ipfsSolc =
-  "0xa26469706673582212201d830a0b321476b4b0af8b56a12d3c8e48912cf4acf7e23c74080c8b447a2a1d64736f6c63430008230033";
+const ipfsSolc = "0xa26469706673582212201d830a0b321476b4b0af8b56a12d3c8e48912cf4acf7e23c74080c8b447a2a1d64736f6c63430008230033";
 
 describe("solidityMetadataLength", () => {
   it("default: the ipfs + solc map of solc ≥ 0.6, length suffix included", () => {
@@ -39,7 +38,9 @@ describe("solidityMetadataLength", () => {
 
   it("behavior: 0 when the tail only looks like a length (non-Solidity code is never cut)", () => {
     expect(solidityMetadataLength(bytes("0x6000600055600056fe0005"))).toBe(0); // 5 bytes before are not CBOR
-    expect(solidityMetadataLength(bytes("0x363d3d373d3d3d363d73bebebebebebebebebebebebebebebebebebebebe5af43d82803e903d91602b57fd5bf3"))).toBe(0);
+    expect(
+      solidityMetadataLength(bytes("0x363d3d373d3d3d363d73bebebebebebebebebebebebebebebebebebebebe5af43d82803e903d91602b57fd5bf3")),
+    ).toBe(0);
     expect(solidityMetadataLength(bytes("0xa1640033"))).toBe(0); // map head, but its key runs past the end
   });
 

@@ -128,19 +128,14 @@ describe("capability fixtures", () => {
     })) as readonly { facetAddress: Address; functionSelectors: readonly Hex[] }[];
     const listed = new Map(facets.map((f) => [getAddress(f.facetAddress), [...f.functionSelectors].sort()]));
     const expected = new Map(
-      Object.entries(diamondFacets).map(([name, solidity]) => [
-        contract(name),
-        functionSelectors(abi(solidity)).sort(),
-      ]),
+      Object.entries(diamondFacets).map(([name, solidity]) => [contract(name), functionSelectors(abi(solidity)).sort()]),
     );
     expect(listed).toEqual(expected);
   });
 
   test("the Diamond routes mint(address,uint256) to the mint facet and declares its interfaces", async () => {
     const loupe = { address: contract("diamond"), abi: abi("DiamondLoupeFacet") } as const;
-    expect(await client.readContract({ ...loupe, functionName: "facetAddress", args: ["0x40c10f19"] })).toBe(
-      contract("diamondMintFacet"),
-    );
+    expect(await client.readContract({ ...loupe, functionName: "facetAddress", args: ["0x40c10f19"] })).toBe(contract("diamondMintFacet"));
     expect(await client.readContract({ ...loupe, functionName: "facetAddresses" })).toHaveLength(6);
     // ERC-165, IDiamondCut, IDiamondLoupe, ERC-173
     for (const id of ["0x01ffc9a7", "0x1f931c1c", "0x48e2b093", "0x7f5828d0"]) {
@@ -150,13 +145,15 @@ describe("capability fixtures", () => {
   });
 
   test("EIP-1967 transparent and UUPS proxies point their slots at their implementation and admin", async () => {
-    expect(await slotAddress(contract("transparentProxy"), slots.implementation)).toBe(
-      contract("transparentProxyImplementation"),
-    );
+    expect(await slotAddress(contract("transparentProxy"), slots.implementation)).toBe(contract("transparentProxyImplementation"));
     expect(await slotAddress(contract("transparentProxy"), slots.admin)).toBe(contract("transparentProxyAdmin"));
     expect(await slotAddress(contract("uupsProxy"), slots.implementation)).toBe(contract("uupsImplementation"));
     expect(
-      await client.readContract({ address: contract("uupsImplementation"), abi: abi("CapUUPSImplementation"), functionName: "proxiableUUID" }),
+      await client.readContract({
+        address: contract("uupsImplementation"),
+        abi: abi("CapUUPSImplementation"),
+        functionName: "proxiableUUID",
+      }),
     ).toBe(slots.implementation);
   });
 
@@ -197,7 +194,11 @@ describe("capability fixtures", () => {
     expect(await client.getCode({ address: contract("clone") })).toBe(body);
     expect(await client.getCode({ address: contract("cloneWithImmutableArgs") })).toBe(`${body}${cloneImmutableArgs.slice(2)}`);
     expect(
-      await client.readContract({ address: contract("cloneWithImmutableArgs"), abi: abi("CapCloneImplementation"), functionName: "immutableArgs" }),
+      await client.readContract({
+        address: contract("cloneWithImmutableArgs"),
+        abi: abi("CapCloneImplementation"),
+        functionName: "immutableArgs",
+      }),
     ).toBe(cloneImmutableArgs);
 
     expect(contract("cloneShortPushImplementation")).toBe(shortPushImplementationAddress);

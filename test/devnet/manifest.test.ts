@@ -28,8 +28,11 @@ describe("the devnet manifest", () => {
   });
 
   test("behavior: several tokens have five or more pools, every pool kind is present", () => {
-    const poolsOf = (symbol: string) => manifest.pools.filter((p) => [p.token0, p.token1].includes(manifest.tokens[symbol]?.address ?? "0x")).length;
+    const poolsOf = (symbol: string) =>
+      manifest.pools.filter((p) => [p.token0, p.token1].includes(manifest.tokens[symbol]?.address ?? "0x")).length;
     for (const symbol of ["USDC", "WETH", "cbBTC"]) expect(poolsOf(symbol), symbol).toBeGreaterThanOrEqual(5);
-    expect(new Set(manifest.pools.map((p) => p.kind))).toEqual(new Set(["uniswap-v2", "uniswap-v3", "aerodrome-volatile", "aerodrome-stable"]));
+    expect(new Set(manifest.pools.map((p) => p.kind))).toEqual(
+      new Set(["uniswap-v2", "uniswap-v3", "aerodrome-volatile", "aerodrome-stable"]),
+    );
   });
 });

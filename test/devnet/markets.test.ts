@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type Address,
-  type Hex,
-  type Log,
   domainSeparator,
-  isAddressEqual,
   erc20Abi,
+  type Hex,
+  isAddressEqual,
+  type Log,
   maxUint256,
   parseEventLogs,
   parseSignature,
@@ -66,17 +66,14 @@ const canonicalSignatures: Record<keyof typeof mainnetTopics, string> = {
   transfer: "Transfer(address indexed from, address indexed to, uint256 value)",
   v2PairCreated: "PairCreated(address indexed token0, address indexed token1, address pair, uint256)",
   v2Sync: "Sync(uint112 reserve0, uint112 reserve1)",
-  v2Swap:
-    "Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
-  v3PoolCreated:
-    "PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+  v2Swap: "Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+  v3PoolCreated: "PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
   v3Initialize: "Initialize(uint160 sqrtPriceX96, int24 tick)",
   v3Mint:
     "Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   v3Swap:
     "Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
-  aerodromePoolCreated:
-    "PoolCreated(address indexed token0, address indexed token1, bool indexed stable, address pool, uint256)",
+  aerodromePoolCreated: "PoolCreated(address indexed token0, address indexed token1, bool indexed stable, address pool, uint256)",
   aerodromeSync: "Sync(uint256 reserve0, uint256 reserve1)",
   aerodromeSwap:
     "Swap(address indexed sender, address indexed to, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out)",
@@ -166,9 +163,7 @@ describe("tokens", () => {
     for (const [symbol, expected] of Object.entries(baseTokens)) {
       const t = token(symbol);
       expect(t).toEqual({ symbol, address: expected.address, decimals: expected.decimals });
-      expect(await client.readContract({ address: t.address, abi: Erc20Abi, functionName: "decimals" })).toBe(
-        expected.decimals,
-      );
+      expect(await client.readContract({ address: t.address, abi: Erc20Abi, functionName: "decimals" })).toBe(expected.decimals);
       expect(await client.readContract({ address: t.address, abi: Erc20Abi, functionName: "symbol" })).toBe(symbol);
     }
   });
@@ -248,10 +243,7 @@ describe("USDC", () => {
     ],
   } as const;
 
-  async function signAuthorization(
-    value: bigint,
-    nonce: Hex,
-  ): Promise<{ message: AuthorizationMessage; signature: Hex }> {
+  async function signAuthorization(value: bigint, nonce: Hex): Promise<{ message: AuthorizationMessage; signature: Hex }> {
     const message = {
       from: user(0).account.address,
       to: user(2).account.address,
@@ -404,9 +396,7 @@ describe("pools", () => {
       const logs = await client.getLogs({ address: p.factory, fromBlock: 0n, toBlock: BigInt(manifest.seededAtBlock) });
       if (p.kind === "uniswap-v2") {
         expect(p.factory).toBe(manifest.factories.uniswapV2);
-        const created = parseEventLogs({ abi: UniswapV2FactoryAbi, logs, eventName: "PairCreated" }).find(
-          (l) => l.args.pair === p.address,
-        );
+        const created = parseEventLogs({ abi: UniswapV2FactoryAbi, logs, eventName: "PairCreated" }).find((l) => l.args.pair === p.address);
         expect(created?.topics[0], p.name).toBe(mainnetTopics.v2PairCreated);
         expect([created?.args.token0, created?.args.token1]).toEqual([p.token0, p.token1]);
         expect(
@@ -419,9 +409,7 @@ describe("pools", () => {
         ).toBe(p.address);
       } else if (p.kind === "uniswap-v3") {
         expect(p.factory).toBe(manifest.factories.uniswapV3);
-        const created = parseEventLogs({ abi: UniswapV3FactoryAbi, logs, eventName: "PoolCreated" }).find(
-          (l) => l.args.pool === p.address,
-        );
+        const created = parseEventLogs({ abi: UniswapV3FactoryAbi, logs, eventName: "PoolCreated" }).find((l) => l.args.pool === p.address);
         expect(created?.topics[0], p.name).toBe(mainnetTopics.v3PoolCreated);
         expect([created?.args.token0, created?.args.token1, created?.args.fee]).toEqual([p.token0, p.token1, p.fee]);
         expect(
@@ -439,14 +427,8 @@ describe("pools", () => {
           (l) => l.args.pool === p.address,
         );
         expect(created?.topics[0], p.name).toBe(mainnetTopics.aerodromePoolCreated);
-        expect([created?.args.token0, created?.args.token1, created?.args.stable]).toEqual([
-          p.token0,
-          p.token1,
-          stable,
-        ]);
-        expect(await client.readContract({ address: p.address, abi: AerodromePoolAbi, functionName: "stable" })).toBe(
-          stable,
-        );
+        expect([created?.args.token0, created?.args.token1, created?.args.stable]).toEqual([p.token0, p.token1, stable]);
+        expect(await client.readContract({ address: p.address, abi: AerodromePoolAbi, functionName: "stable" })).toBe(stable);
       }
       expect(BigInt(p.token0)).toBeLessThan(BigInt(p.token1));
     }
@@ -458,9 +440,7 @@ describe("pools", () => {
       const expected = referencePriceUsd(symbolOf(p.token0)) / referencePriceUsd(symbolOf(p.token1));
       expect(Math.abs((await spotPrice(p)) / expected - 1), p.name).toBeLessThan(0.02);
       if (p.kind === "uniswap-v3") {
-        expect(
-          await client.readContract({ address: p.address, abi: UniswapV3PoolAbi, functionName: "liquidity" }),
-        ).toBeGreaterThan(0n);
+        expect(await client.readContract({ address: p.address, abi: UniswapV3PoolAbi, functionName: "liquidity" })).toBeGreaterThan(0n);
         continue;
       }
       const abi = p.kind === "uniswap-v2" ? UniswapV2PairAbi : AerodromePoolAbi;
@@ -484,12 +464,7 @@ describe("swaps", () => {
     }
   });
 
-  async function swapVia(
-    functionName: "swapV2" | "swapAerodrome",
-    p: ManifestPool,
-    tokenIn: Address,
-    amountIn: bigint,
-  ) {
+  async function swapVia(functionName: "swapV2" | "swapAerodrome", p: ManifestPool, tokenIn: Address, amountIn: bigint) {
     const client = user(0);
     const hash = await client.writeContract({
       address: contract("swapRouter"),
@@ -560,9 +535,7 @@ describe("swaps", () => {
       expect(zeroForOne ? sqrtAfter < sqrtBefore : sqrtAfter > sqrtBefore).toBe(true);
       expect(approxSqrtRatioAtTick(tick)).toBeLessThanOrEqual(sqrtAfter);
       expect(approxSqrtRatioAtTick(tick + 1)).toBeGreaterThan(sqrtAfter);
-      expect(await client.readContract({ address: p.address, abi: UniswapV3PoolAbi, functionName: "liquidity" })).toBe(
-        liquidity,
-      );
+      expect(await client.readContract({ address: p.address, abi: UniswapV3PoolAbi, functionName: "liquidity" })).toBe(liquidity);
       expect([await balanceOf(p.token0, p.address), await balanceOf(p.token1, p.address)]).toEqual([
         (balancesBefore[0] ?? 0n) + amount0,
         (balancesBefore[1] ?? 0n) + amount1,

@@ -2,8 +2,8 @@ import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, test } from "vitest";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
-import { readManifest } from "../../devnet/manifest";
 import type { StatusReport } from "../../api/health/StatusReport";
+import { readManifest } from "../../devnet/manifest";
 import { createThrowawayDatabase } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
 

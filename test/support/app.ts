@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../api/app";
-import type { RpcProvider } from "../../api/chain/providers";
 import { demoSamples } from "../../api/capability/demoSamples";
+import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/indexDb";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps } from "./access";

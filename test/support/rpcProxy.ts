@@ -8,9 +8,13 @@ const root = resolve(import.meta.dirname, "..", "..");
 
 /** Starts test/support/rpcProxyProcess.ts as its own process in front of `target`. */
 export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass"): Promise<RpcProxy> {
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "tsx"), join(root, "test", "support", "rpcProxyProcess.ts"), target, mode], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, "node_modules", ".bin", "tsx"), join(root, "test", "support", "rpcProxyProcess.ts"), target, mode],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const port = await new Promise<number>((done, fail) => {
     child.stdout?.on("data", (d: Buffer) => {
       const match = /listening (\d+)/.exec(d.toString());

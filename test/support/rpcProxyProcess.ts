@@ -26,7 +26,11 @@ const server = createServer(async (req, res) => {
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
   let text = await upstream.text();
-  if (mode === "alter-hash") text = text.replace(/"hash":"(0x[0-9a-f]{63})([0-9a-f])"/g, (_, head: string, last: string) => `"hash":"${head}${last === "0" ? "1" : "0"}"`);
+  if (mode === "alter-hash")
+    text = text.replace(
+      /"hash":"(0x[0-9a-f]{63})([0-9a-f])"/g,
+      (_, head: string, last: string) => `"hash":"${head}${last === "0" ? "1" : "0"}"`,
+    );
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
 });
 server.listen(0, "127.0.0.1", () => {
