@@ -25,9 +25,13 @@ export function createServerApp(indexDb: IndexDb) {
   const config = loadConfig();
   const manifest = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath) : undefined;
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
+  const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));
+  const payoutAddress = (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null;
   return createApp({
     status: {
       indexDb,
+      appStore,
+      payoutAddress,
       providers,
       chainId: 8453,
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
@@ -35,7 +39,7 @@ export function createServerApp(indexDb: IndexDb) {
     },
     capability: { providers, chainId: 8453, samples: demoSamples(config.demoAuditAddresses, manifest) },
     access: createAccessDeps({
-      store: onePerProcess("appStore", () => createAppStore(config.appStore)),
+      store: appStore,
       pepper: resolveApiKeyPepper({
         configured: config.access.apiKeyPepper,
         chain: config.chain.kind,
@@ -45,7 +49,7 @@ export function createServerApp(indexDb: IndexDb) {
       chainId: 8453,
       providers,
       indexDb,
-      payTo: (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null,
+      payTo: payoutAddress,
       ethQuote: createEthQuote({
         indexDb,
         chainId: 8453,

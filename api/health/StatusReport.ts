@@ -10,6 +10,8 @@ export const ProviderProbe = z.strictObject({
 });
 export type ProviderProbe = z.infer<typeof ProviderProbe>;
 
+const StoreProbe = z.strictObject({ available: z.boolean(), latencyMs: z.int().nonnegative(), error: z.string().optional() });
+
 /** Status: live state of persistence, Base RPC trust, the index and verdict quality. */
 export const StatusReport = z.strictObject({
   /** OPERATIONAL: all fresh and evidence grade; DEGRADED: something down or stale; UNAVAILABLE: persistence and RPC both down (HTTP 503). */
@@ -18,7 +20,10 @@ export const StatusReport = z.strictObject({
   checkedAt: z.iso.datetime(),
   chain: z.strictObject({ chainId: z.int(), network: z.string(), source: z.enum(["devnet", "base-mainnet"]) }),
   persistence: z.strictObject({
-    indexStore: z.strictObject({ available: z.boolean(), latencyMs: z.int().nonnegative(), error: z.string().optional() }),
+    /** Ponder's indexed tables. */
+    indexStore: StoreProbe,
+    /** The API's own store: keys, credits, intents, redemptions. */
+    appStore: StoreProbe,
   }),
   rpc: z.strictObject({
     available: z.boolean(),
@@ -35,5 +40,13 @@ export const StatusReport = z.strictObject({
     stale: z.boolean(),
   }),
   verdictQuality: z.enum(["EVIDENCE_GRADE", "UNVERIFIED"]),
+  paymentSettlement: z.strictObject({
+    payoutAddress: z.string().nullable(),
+    /** AVAILABLE when a USDC purchase can be confirmed now: a payout address, a fresh index and the app store. */
+    subscriptionPayments: z.enum(["AVAILABLE", "UNAVAILABLE"]),
+    confirmationsRequired: z.literal(3),
+    /** Per-call x402 settlement; not configured until the x402 facilitator is wired. */
+    x402: z.enum(["NOT_CONFIGURED"]),
+  }),
 });
 export type StatusReport = z.infer<typeof StatusReport>;

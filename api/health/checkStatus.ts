@@ -1,12 +1,18 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { Address } from "viem";
 import { chainHead } from "../../ponder.schema";
 import { probeProvider } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
+import type { AppStore } from "../store/createAppStore";
 import type { StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
   indexDb: IndexDb;
+  /** The API's own store (keys, credits, intents). */
+  appStore: AppStore;
+  /** Where subscription payments go; null: purchases are unavailable. */
+  payoutAddress: Address | null;
   providers: RpcProvider[];
   chainId: number;
   source: "devnet" | "base-mainnet";
@@ -20,9 +26,10 @@ export const apiVersion = "2.2.0";
 /** Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both down. */
 export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
   const now = deps.now ?? (() => new Date());
-  const [probes, head] = await Promise.all([
+  const [probes, head, appStore] = await Promise.all([
     Promise.all(deps.providers.map((p) => probeProvider(p))),
     readIndexedHead(deps.indexDb, deps.chainId),
+    probeAppStore(deps.appStore),
   ]);
   const up = probes.filter((p) => p.available);
   const trustLevel: StatusReport["rpc"]["trustLevel"] = up.some((p) => p.trusted)
@@ -34,10 +41,11 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
   const lagBlocks = head.row && chainHeadBlock !== null ? Math.max(0, chainHeadBlock - Number(head.row.number)) : null;
   const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
   const rpcAvailable = up.length > 0;
+  const persistenceAvailable = head.available || appStore.available;
   const status =
-    !rpcAvailable && !head.available
+    !rpcAvailable && !persistenceAvailable
       ? "UNAVAILABLE"
-      : rpcAvailable && head.available && !stale && trustLevel !== "INSUFFICIENT"
+      : rpcAvailable && head.available && appStore.available && !stale && trustLevel !== "INSUFFICIENT"
         ? "OPERATIONAL"
         : "DEGRADED";
 
@@ -46,7 +54,10 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
     apiVersion,
     checkedAt: now().toISOString(),
     chain: { chainId: deps.chainId, network: `eip155:${deps.chainId}`, source: deps.source },
-    persistence: { indexStore: { available: head.available, latencyMs: head.latencyMs, ...(head.error ? { error: head.error } : {}) } },
+    persistence: {
+      indexStore: { available: head.available, latencyMs: head.latencyMs, ...(head.error ? { error: head.error } : {}) },
+      appStore,
+    },
     rpc: { available: rpcAvailable, trustLevel, providers: probes },
     index: {
       headBlock: head.row ? Number(head.row.number) : null,
@@ -58,7 +69,25 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
       stale,
     },
     verdictQuality: trustLevel === "INSUFFICIENT" ? "UNVERIFIED" : "EVIDENCE_GRADE",
+    paymentSettlement: {
+      payoutAddress: deps.payoutAddress,
+      // A USDC purchase settles from the indexed payments (fresh index) into the app store.
+      subscriptionPayments: deps.payoutAddress && head.available && !stale && appStore.available ? "AVAILABLE" : "UNAVAILABLE",
+      confirmationsRequired: 3,
+      x402: "NOT_CONFIGURED",
+    },
   };
+}
+
+async function probeAppStore(store: AppStore, timeoutMs = 2000): Promise<StatusReport["persistence"]["appStore"]> {
+  const started = performance.now();
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs).unref());
+  try {
+    await Promise.race([store.ready.then(() => store.db.execute(sql`select 1`)), timeout]);
+    return { available: true, latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { available: false, latencyMs: Math.round(performance.now() - started), error: "app store unreachable" };
+  }
 }
 
 async function readIndexedHead(db: IndexDb, chainId: number) {

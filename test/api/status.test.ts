@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/indexDb";
+import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";
+import { testAppStore } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 
@@ -22,12 +24,28 @@ beforeAll(async () => {
 });
 afterAll(() => pglite.close());
 
-const statusApp = (db: IndexDb, url: string) =>
+const statusApp = (db: IndexDb, url: string, appStore: AppStore = testAppStore()) =>
   createApp(
     testAppDeps(manifest, db, {
-      status: { indexDb: db, providers: [{ name: "devnet", url, trusted: true }], chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+      status: {
+        indexDb: db,
+        appStore,
+        payoutAddress: manifest.payoutAddress,
+        providers: [{ name: "devnet", url, trusted: true }],
+        chainId: 8453,
+        source: "devnet",
+        maxIndexLagBlocks: 5,
+      },
     }),
   );
+
+/** An app store that cannot answer: opened, then closed. */
+async function closedAppStore(): Promise<AppStore> {
+  const store = createAppStore({ kind: "pglite", directory: "memory://" });
+  await store.ready;
+  await store.close();
+  return store;
+}
 
 describe("GET /v1/status", () => {
   test("default: a fresh index and a live provider are OPERATIONAL with the index's head", async () => {
@@ -47,6 +65,21 @@ describe("GET /v1/status", () => {
     expect(body.index.headBlockHash).toBe(block.hash);
     expect(body.rpc.providers[0]).toMatchObject({ name: "devnet", available: true });
     expect(body.verdictQuality).toBe("EVIDENCE_GRADE");
+    expect(body.persistence.appStore.available).toBe(true);
+    expect(body.paymentSettlement).toMatchObject({
+      payoutAddress: manifest.payoutAddress,
+      subscriptionPayments: "AVAILABLE",
+      confirmationsRequired: 3,
+    });
+  });
+
+  test("behavior: an unreachable app store is DEGRADED, and subscription payments UNAVAILABLE", async () => {
+    const res = await statusApp(indexDb, manifest.rpcUrl, await closedAppStore()).request("/v1/status");
+    expect(res.status).toBe(200);
+    const body = StatusReport.parse(await res.json());
+    expect(body.status).toBe("DEGRADED");
+    expect(body.persistence.appStore).toMatchObject({ available: false, error: "app store unreachable" });
+    expect(body.paymentSettlement.subscriptionPayments).toBe("UNAVAILABLE");
   });
 
   test("behavior: an index far behind the chain is DEGRADED and stale", async () => {
@@ -63,7 +96,7 @@ describe("GET /v1/status", () => {
     const closed = new PGlite();
     await closed.close();
     const deadUrl = `http://127.0.0.1:${await freePort()}`;
-    const res = await statusApp(drizzle(closed) as unknown as IndexDb, deadUrl).request("/v1/status");
+    const res = await statusApp(drizzle(closed) as unknown as IndexDb, deadUrl, await closedAppStore()).request("/v1/status");
     expect(res.status).toBe(503);
     const body = StatusReport.parse(await res.json());
     expect(body.status).toBe("UNAVAILABLE");

@@ -10,15 +10,20 @@ export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, 
 
 let shared: AppStore | undefined;
 
+/** The test process's app store: one in-memory PGlite, migrated. */
+export function testAppStore(): AppStore {
+  shared ??= createAppStore({ kind: "pglite", directory: "memory://" });
+  return shared;
+}
+
 /**
  * Real access dependencies against the test devnet: an app store (a shared in-memory PGlite unless
  * given), the devnet as the one trusted provider, its payout address, and no ETH quote. A test
  * overrides the parts it is about.
  */
 export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
-  shared ??= createAppStore({ kind: "pglite", directory: "memory://" });
   return createAccessDeps({
-    store: overrides.store ?? shared,
+    store: overrides.store ?? testAppStore(),
     pepper: "test-pepper-0123456789abcdef0123456789abcdef",
     environment: "test",
     chainId: 8453,

@@ -3,13 +3,21 @@ import { demoSamples } from "../../api/capability/demoSamples";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/indexDb";
 import type { Manifest } from "../../devnet/manifest";
-import { testAccessDeps } from "./access";
+import { testAccessDeps, testAppStore } from "./access";
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
   const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
   return {
-    status: { indexDb, providers, chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+    status: {
+      indexDb,
+      appStore: testAppStore(),
+      payoutAddress: manifest.payoutAddress,
+      providers,
+      chainId: 8453,
+      source: "devnet",
+      maxIndexLagBlocks: 5,
+    },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest) },
     access: testAccessDeps(manifest, indexDb),
     ...overrides,
