@@ -1,11 +1,33 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { intent } from "./schema";
 
 export type IntentRecord = typeof intent.$inferSelect;
 export type NewIntent = typeof intent.$inferInsert;
 
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * How long an unconsumed intent is kept after it expires: a day for free-key and recovery challenges
+ * (they cannot be claimed once expired), 30 days for purchases (a payment mined in time may be claimed
+ * later).
+ */
+export const intentRetentionMs = { challenge: dayMs, purchase: 30 * dayMs } as const;
+
+/** Stores a new intent, and drops the unconsumed ones past their retention (so decoys and abandoned challenges do not pile up). */
 export async function insertIntent(db: AppDb, row: NewIntent): Promise<IntentRecord> {
+  const now = row.createdAt.getTime();
+  await db
+    .delete(intent)
+    .where(
+      and(
+        isNull(intent.consumedAt),
+        or(
+          and(ne(intent.kind, "PURCHASE"), lt(intent.expiresAt, new Date(now - intentRetentionMs.challenge))),
+          and(eq(intent.kind, "PURCHASE"), lt(intent.expiresAt, new Date(now - intentRetentionMs.purchase))),
+        ),
+      ),
+    );
   const [inserted] = await db.insert(intent).values(row).returning();
   if (!inserted) throw new Error("intent insert returned no row");
   return inserted;

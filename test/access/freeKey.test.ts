@@ -105,6 +105,23 @@ describe.each(backendNames)("free key on %s", (backendName) => {
     expect(await res.json()).toMatchObject({ error: "INTENT_EXPIRED" });
   });
 
+  test("behavior: unconsumed challenges past their retention are purged; recent ones are kept", async () => {
+    const at = (msAgo: number) => () => new Date(Date.now() - msAgo);
+    const challengeAt = async (msAgo: number) =>
+      (
+        (await (
+          await post(accessApp(manifest, backend, { clock: at(msAgo) }).app, "/v1/subscribe/free/challenge", {
+            userWallet: stranger.address,
+          })
+        ).json()) as IntentEnvelope
+      ).intent.intentId;
+    const stale = await challengeAt(2 * 24 * 60 * 60_000);
+    const recent = await challengeAt(16 * 60_000);
+    await challengeAt(0); // any new intent purges
+    const left = (await backend.sql("SELECT id FROM app.intent WHERE id = ANY($1)", [[stale, recent]])) as { id: string }[];
+    expect(left.map((r) => r.id)).toEqual([recent]);
+  });
+
   test("error: unknown intent, malformed bodies and addresses are clear 400s", async () => {
     const sig = await sign("x");
     const cases: [string, unknown, string][] = [
