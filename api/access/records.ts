@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { WireAddress } from "../http/params";
 import { DurationDays, PaidTier, Tier } from "./planCatalogue";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 const isoTime = z.string();
 
 /** The signed-challenge part shared by every intent: sign `messageToSign` with personal_sign, send `intentId`. */
 const Challenge = z.object({
   intentId: z.string(),
-  userWallet: address,
+  userWallet: WireAddress,
   messageToSign: z.string(),
   signatureMethod: z.literal("personal_sign"),
   createdAt: isoTime,
@@ -37,11 +37,11 @@ export const PurchaseIntent = z.object({
     durationDays: DurationDays,
     /** The key whose expiry a claim extends; null: a claim issues a new key. */
     renewKeyId: z.string().nullable(),
-    payTo: address,
+    payTo: WireAddress,
     network: z.literal("eip155:8453"),
     confirmationsRequired: z.number().int(),
     priceUsd: z.string(),
-    usdc: z.object({ asset: address, amount: z.string(), decimals: z.number().int() }),
+    usdc: z.object({ asset: WireAddress, amount: z.string(), decimals: z.number().int() }),
     /** Null when no live ETH quote exists: pay in USDC. */
     eth: z.object({ amountWei: z.string(), weiPerUsd: z.string(), quotedAt: isoTime, quoteSource: z.string() }).nullable(),
   }),
@@ -64,7 +64,7 @@ export const IssuedKey = z.object({
   apiKey: z.string().nullable(),
   keyId: z.string(),
   tier: Tier,
-  wallet: address,
+  wallet: WireAddress,
   issuedAt: isoTime,
   /** Null for free keys (they do not expire). */
   expiresAt: isoTime.nullable(),
@@ -90,7 +90,7 @@ export const KeySelf = z.object({
   keyId: z.string(),
   status: z.enum(["ACTIVE", "EXPIRED"]),
   tier: Tier,
-  wallet: address,
+  wallet: WireAddress,
   issuedAt: isoTime,
   expiresAt: isoTime.nullable(),
   entitlements: Entitlements,
@@ -118,8 +118,8 @@ export const Plans = z.object({
   ),
   payment: z.object({
     network: z.literal("eip155:8453"),
-    payTo: address.nullable(),
-    usdc: z.object({ asset: address, decimals: z.number().int() }),
+    payTo: WireAddress.nullable(),
+    usdc: z.object({ asset: WireAddress, decimals: z.number().int() }),
     /** ETH is accepted when a purchase intent carries a live quote (`intent.eth`). */
     eth: z.string(),
     confirmationsRequired: z.number().int(),

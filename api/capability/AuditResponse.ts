@@ -1,16 +1,15 @@
 import { z } from "zod";
 import { ObservationBlock, RpcObservation, TrustLevel } from "../chain/ObservationBlock";
+import { WireAddress } from "../http/params";
 import { CapabilityType, Dissection, DissectionCapability } from "./Dissection";
 import { ResolutionRecord } from "./Resolution";
-
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
 
 /** The role a piece of code plays for a call to the observed address. */
 export const ExecutionRole = z.enum(["SURFACE_TARGET", "IMPLEMENTATION", "BEACON", "DELEGATE", "DIAMOND_FACET", "SELECTED_DIAMOND_FACET"]);
 export type ExecutionRole = z.infer<typeof ExecutionRole>;
 
 /** A dissection capability, with the code it was seen in. */
-export const AuditCapability = DissectionCapability.extend({ sourceAddress: address, executionRole: ExecutionRole });
+export const AuditCapability = DissectionCapability.extend({ sourceAddress: WireAddress, executionRole: ExecutionRole });
 
 export const DeductionType = z.enum([...CapabilityType.options, "UPGRADEABLE_PROXY", "EIP7702_DELEGATED_ACCOUNT", "INCOMPLETE_RESOLUTION"]);
 export type DeductionType = z.infer<typeof DeductionType>;
@@ -47,7 +46,7 @@ export const Limitations = z.array(z.string()).min(1);
 
 /** ScoreResponse: the coverage index (higher = fewer selected patterns observed) and its deduction breakdown. */
 export const ScoreResponse = z.strictObject({
-  address,
+  address: WireAddress,
   chainId: z.int(),
   network: z.string(),
   notASafetyGuarantee: z.literal(true),
@@ -64,7 +63,7 @@ export type ScoreResponse = z.infer<typeof ScoreResponse>;
 export const AuditResponse = z.strictObject({
   status: z.literal("SUCCESS"),
   operation: z.literal("CONTRACT_CAPABILITY_OBSERVATION"),
-  address,
+  address: WireAddress,
   chainId: z.int(),
   network: z.string(),
   isContract: z.boolean(),
@@ -73,13 +72,13 @@ export const AuditResponse = z.strictObject({
   capabilityScore: z.int().min(0).max(100).nullable(),
   score: z.strictObject({ maxScore: z.literal(100), deductions: z.array(Deduction) }),
   ...provenance,
-  resolvedExecutionTarget: address,
-  resolvedImplementation: address.nullable(),
-  resolvedFacet: address.nullable(),
+  resolvedExecutionTarget: WireAddress,
+  resolvedImplementation: WireAddress.nullable(),
+  resolvedFacet: WireAddress.nullable(),
   resolution: ResolutionRecord,
   capabilities: z.array(AuditCapability),
   detectedCapabilities: z.array(CapabilityType),
-  dissections: z.array(z.strictObject({ address, executionRole: ExecutionRole, dissection: Dissection })),
+  dissections: z.array(z.strictObject({ address: WireAddress, executionRole: ExecutionRole, dissection: Dissection })),
   reachability: z.literal("NOT_ESTABLISHED"),
   rpcObservation: RpcObservation,
   limitations: Limitations,

@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+import { WireAddress } from "../http/params";
 
 /** What kind of indirection a hop is; `NONE` when the address executes its own code. */
 export const ProxyType = z.enum([
@@ -37,7 +36,7 @@ export type Via = z.infer<typeof Via>;
 
 /** One address on the path and its runtime code at the pinned block. */
 export const CodeNode = z.strictObject({
-  address,
+  address: WireAddress,
   bytecodeAvailable: z.boolean(),
   bytecodeSizeBytes: z.int().nonnegative(),
   runtimeBytecodeHash: z
@@ -47,7 +46,7 @@ export const CodeNode = z.strictObject({
 });
 export type CodeNode = z.infer<typeof CodeNode>;
 
-export const PathHop = z.strictObject({ from: address, to: address, via: Via, blockTag: z.string() });
+export const PathHop = z.strictObject({ from: WireAddress, to: WireAddress, via: Via, blockTag: z.string() });
 export type PathHop = z.infer<typeof PathHop>;
 
 export const DiamondFacet = CodeNode.extend({ selectors: z.array(z.string().regex(/^0x[0-9a-f]{8}$/)) });
@@ -60,7 +59,7 @@ export const DiamondResolution = z.strictObject({
   facetCount: z.int().nonnegative(),
   selectorCount: z.int().nonnegative(),
   selector: z.string().nullable(),
-  selectedFacet: address.nullable(),
+  selectedFacet: WireAddress.nullable(),
   facets: z.array(DiamondFacet),
 });
 export type DiamondResolution = z.infer<typeof DiamondResolution>;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ObservationBlock, RpcObservation, TrustLevel } from "../chain/ObservationBlock";
+import { WireAddress } from "../http/params";
 import { ExecutionRole, Limitations } from "./AuditResponse";
 import { Dissection } from "./Dissection";
 import { CodeNode, PathHop, ResolutionRecord } from "./Resolution";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
 const bytecodeHash = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
 /** The eth_call observation at the pinned block: evidence of that block's state, not a prediction. */
@@ -28,23 +28,23 @@ export const TransactionPreflightResponse = z.strictObject({
     .string()
     .regex(/^0x[0-9a-f]{8}$/)
     .nullable(),
-  surfaceTarget: address,
+  surfaceTarget: WireAddress,
   surfaceTargetInfo: CodeNode.nullable(),
   nodes: z.array(CodeNode),
-  resolvedExecutionTarget: address,
-  resolvedImplementation: address.nullable(),
-  resolvedFacet: address.nullable(),
+  resolvedExecutionTarget: WireAddress,
+  resolvedImplementation: WireAddress.nullable(),
+  resolvedFacet: WireAddress.nullable(),
   completeResolutionPath: z.array(PathHop),
   resolution: ResolutionRecord,
   bytecodeHashes: z.strictObject({
     runtimeBytecodeHash: bytecodeHash.nullable(),
     finalTargetBytecodeHash: bytecodeHash.nullable(),
     facetBytecodeHash: bytecodeHash.nullable(),
-    facetBytecodeHashes: z.array(z.strictObject({ address, runtimeBytecodeHash: bytecodeHash.nullable() })),
+    facetBytecodeHashes: z.array(z.strictObject({ address: WireAddress, runtimeBytecodeHash: bytecodeHash.nullable() })),
   }),
   capabilityEvidence: z
     .strictObject({
-      sourceAddress: address,
+      sourceAddress: WireAddress,
       executionRole: ExecutionRole,
       transactionSelector: z.string().nullable(),
       notASafetyGuarantee: z.literal(true),

@@ -1,26 +1,22 @@
-import { getAddress, type Hex } from "viem";
+import type { Hex } from "viem";
 import { z } from "zod";
 import type { RpcProvider } from "../chain/providers";
+import { AddressParam } from "../http/params";
 import { observationLimitations, simulationLimitation } from "./limitations";
 import { type ContractObservation, type ObservationFailure, observeContract } from "./observeContract";
 import type { TransactionPreflightResponse } from "./TransactionPreflightResponse";
 
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .transform((a) => getAddress(a.toLowerCase()));
-
 /** TransactionPreflightRequest: strict (unknown fields are refused); only `chainId` and `to` are required. */
 export const TransactionPreflightRequest = z.strictObject({
   chainId: z.literal(8453, { error: "must be 8453 (Base mainnet)" }),
-  to: address,
+  to: AddressParam,
   data: z
     .string()
     .regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex of whole bytes")
     .max(2 + 2 * 128 * 1024, "must be at most 128 KiB")
     .default("0x")
     .transform((d) => d.toLowerCase() as Hex),
-  from: address.optional(),
+  from: AddressParam.optional(),
   value: z
     .string()
     .regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, "must be a hex quantity (0x0, 0x1bc16d674ec80000, ...)")

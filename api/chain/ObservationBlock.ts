@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WireAddress } from "../http/params";
 
 /** How far an observation can be trusted: a trusted primary, a quorum of public providers, or neither. */
 export const TrustLevel = z.enum(["TRUSTED_PRIMARY", "PUBLIC_QUORUM", "UNVERIFIED"]);
@@ -29,14 +30,12 @@ export const ObservationBlock = z.strictObject({
 });
 export type ObservationBlock = z.infer<typeof ObservationBlock>;
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as z.ZodType<`0x${string}`>;
-
 export const RecordedCall = z.strictObject({
   method: z.string(),
   blockTag: z.string(),
   status: z.enum(["OK", "FAILED", "REVERTED"]),
   provider: z.string(),
-  target: address,
+  target: WireAddress,
 });
 export type RecordedCall = z.infer<typeof RecordedCall>;
 
@@ -45,7 +44,7 @@ export const RpcObservation = z.strictObject({
   pinnedBlockTag: z.string().nullable(),
   stateBearingCallCount: z.int().nonnegative(),
   failedReadCount: z.int().nonnegative(),
-  failures: z.array(z.strictObject({ method: z.string(), target: address, error: z.string() })),
+  failures: z.array(z.strictObject({ method: z.string(), target: WireAddress, error: z.string() })),
   calls: z.array(RecordedCall),
   /** HTTP round trips spent on state-bearing reads (batches). */
   roundTrips: z.int().nonnegative(),

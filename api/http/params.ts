@@ -1,17 +1,15 @@
-import { getAddress } from "viem";
+import { type Address, getAddress } from "viem";
 import { z } from "zod";
 
 /** An address as the spec takes it: checksummed or lowercase hex, normalised to its checksum form. */
 export const AddressParam = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .refine((a) => a === a.toLowerCase() || a.slice(2) === a.slice(2).toUpperCase() || safeChecksum(a) === a, "has a wrong EIP-55 checksum")
+  .refine(
+    (a) => a === a.toLowerCase() || a.slice(2) === a.slice(2).toUpperCase() || getAddress(a.toLowerCase()) === a,
+    "has a wrong EIP-55 checksum",
+  )
   .transform((a) => getAddress(a.toLowerCase()));
 
-function safeChecksum(a: string): string | null {
-  try {
-    return getAddress(a.toLowerCase());
-  } catch {
-    return null;
-  }
-}
+/** An address in an answer (the records' schemas, from which the OpenAPI document is built). */
+export const WireAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>;

@@ -1,12 +1,7 @@
-import { type Address, getAddress, type Hex } from "viem";
+import type { Hex } from "viem";
 import { z } from "zod";
 import { DurationDays, PaidTier } from "../access/planCatalogue";
-
-/** An address, checksummed or lowercase; normalised to its checksum form. */
-export const AddressParam = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .transform((a) => getAddress(a.toLowerCase()) as Address);
+import { AddressParam } from "../http/params";
 
 export const TxHashParam = z
   .string()
