@@ -1,30 +1,113 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** The one error shape on the wire: a stable SNAKE_CASE code for programs, a message for people. */
-export type ErrorBody = { error: string; message: string } & Record<string, unknown>;
+type ErrorCodeSpec = { status: ContentfulStatusCode; retryable: boolean; description: string };
 
 /**
- * An error a route answers with, by status and code. Anything else thrown is a 500 INTERNAL_ERROR.
+ * Every error code the service answers with: its HTTP status (decided here, once) and whether the
+ * same request may succeed later. Services answer in these codes; only the HTTP layer (and MCP) turns
+ * a code into a status.
+ */
+export const errorCodes = {
+  INVALID_PARAMETER: { status: 400, retryable: false, description: "a path or query parameter is malformed" },
+  INVALID_ADDRESS: { status: 400, retryable: false, description: "an address is not 0x + 40 hex digits with a valid checksum" },
+  INVALID_BODY: { status: 400, retryable: false, description: "the JSON body does not match the route's schema (issues name each field)" },
+  MALFORMED_JSON: { status: 400, retryable: false, description: "the body is not valid JSON" },
+  UNSUPPORTED_CONTENT_TYPE: { status: 400, retryable: false, description: "the body is not sent as application/json" },
+  INVALID_BLOCK_NUMBER: { status: 400, retryable: false, description: "the requested block is ahead of every provider's head" },
+  CONFIRMATION_REQUIRED: { status: 400, retryable: false, description: "revocation needs {confirm: true}" },
+  INTENT_NOT_FOUND: { status: 400, retryable: false, description: "no intent of this kind has this intentId" },
+  INTENT_EXPIRED: { status: 400, retryable: false, description: "the intent (or the payment's block) is past the intent's 15 minutes" },
+  INTENT_ALREADY_USED: { status: 400, retryable: false, description: "the purchase intent was already redeemed" },
+  INTENT_SIGNATURE_INVALID: {
+    status: 400,
+    retryable: false,
+    description: "the purchase claim is not signed by the intent's wallet",
+  },
+  RENEWAL_TARGET_INVALID: { status: 400, retryable: false, description: "the presented key cannot be renewed by this purchase" },
+  TX_ALREADY_REDEEMED: { status: 400, retryable: false, description: "the transaction was already redeemed (a txHash redeems once)" },
+  PAYMENT_NOT_FOUND: { status: 400, retryable: true, description: "no mined payment to the payout address has this hash (yet)" },
+  PAYMENT_NOT_INDEXED: { status: 400, retryable: true, description: "the USDC transfer is not indexed yet" },
+  PAYMENT_NOT_FINAL: {
+    status: 400,
+    retryable: true,
+    description: "the payment has fewer than 3 confirmations, or its block is not canonical",
+  },
+  PAYMENT_SENDER_MISMATCH: { status: 400, retryable: false, description: "the payment was not sent by the intent's wallet" },
+  PAYMENT_AMOUNT_MISMATCH: { status: 400, retryable: false, description: "the payment is not the intent's exact amount" },
+  PAYMENT_FAILED: { status: 400, retryable: false, description: "the payment transaction reverted" },
+  ETH_NOT_OFFERED: { status: 400, retryable: false, description: "the intent has no ETH amount: pay in USDC" },
+  PROXY_SECRET_REQUIRED: { status: 400, retryable: false, description: "x-gateway-proxy-secret is missing" },
+  GATEWAY_HEADERS_REQUIRED: { status: 400, retryable: false, description: "no marketplace gateway header was sent" },
+  CREDENTIAL_IN_QUERY: { status: 401, retryable: false, description: "a credential was sent in the URL: rotate it" },
+  CREDENTIAL_REQUIRED: { status: 401, retryable: false, description: "an API key or marketplace gateway authentication is required" },
+  API_KEY_REQUIRED: { status: 401, retryable: false, description: "an API key is required (x402 cannot be used here)" },
+  INVALID_API_KEY: { status: 401, retryable: false, description: "the API key is not valid" },
+  API_KEY_REVOKED: { status: 401, retryable: false, description: "the API key was revoked" },
+  CONFLICTING_CREDENTIALS: { status: 401, retryable: false, description: "x-api-key and Authorization: Bearer carry different keys" },
+  INVALID_GATEWAY_CREDENTIAL: { status: 401, retryable: false, description: "marketplace gateway authentication failed" },
+  OPERATOR_UNAUTHORIZED: { status: 401, retryable: false, description: "the operator token is missing or wrong" },
+  SIGNATURE_INVALID: { status: 401, retryable: false, description: "the claim is not signed by the challenge's wallet" },
+  PAYMENT_REQUIRED: { status: 402, retryable: false, description: "no credential on a payable route" },
+  API_KEY_EXPIRED: { status: 402, retryable: false, description: "the paid key expired: renew it or buy a new one" },
+  CREDITS_EXHAUSTED: { status: 402, retryable: false, description: "the credits of the current 31-day cycle are spent" },
+  NOT_FOUND: { status: 404, retryable: false, description: "no such route (the operator bootstrap route is 404 unless configured)" },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: "the path exists under other methods (see Allow)" },
+  FREE_KEY_EXISTS: { status: 409, retryable: false, description: "the wallet already has its free key" },
+  RECOVERY_CHALLENGE_CONSUMED: { status: 409, retryable: false, description: "the recovery challenge was already used" },
+  RECOVERY_TARGET_CHANGED: { status: 409, retryable: false, description: "the key changed since the recovery challenge" },
+  NO_RECOVERABLE_KEY: { status: 409, retryable: false, description: "the wallet holds no paid key that can be recovered" },
+  BODY_TOO_LARGE: { status: 413, retryable: false, description: "the body is larger than the route accepts" },
+  RATE_LIMITED: { status: 429, retryable: true, description: "too many requests this minute (Retry-After gives seconds)" },
+  DAILY_LIMIT_REACHED: { status: 429, retryable: true, description: "a free key's decisions for today are used (Retry-After)" },
+  INTERNAL_ERROR: { status: 500, retryable: false, description: "the service failed to answer (no detail is given)" },
+  DATA_SOURCE_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    description: "a live value cannot be had at evidence grade: never a guessed one",
+  },
+  PERSISTENCE_UNAVAILABLE: { status: 503, retryable: true, description: "the key store is unreachable" },
+  PAYMENTS_UNAVAILABLE: { status: 503, retryable: false, description: "no payout address is configured" },
+} as const satisfies Record<string, ErrorCodeSpec>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** A service's refusal: a code (its status lives in `errorCodes`), a message for people, optional details. */
+export type Failure = { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
+
+/** A service's answer: a value, or a refusal the caller (HTTP or MCP) turns into its own form. */
+export type Result<T> = { ok: true; value: T } | Failure;
+
+export const success = <T>(value: T): Result<T> => ({ ok: true, value });
+
+export const failure = (code: ErrorCode, message: string, details?: Record<string, unknown>): Failure =>
+  details ? { ok: false, code, message, details } : { ok: false, code, message };
+
+/** The one error shape on the wire: a stable SNAKE_CASE code for programs, a message for people. */
+export type ErrorBody = { error: ErrorCode; message: string } & Record<string, unknown>;
+
+/**
+ * An error the HTTP layer answers with: its status comes from the code's entry in `errorCodes`.
+ * Anything else thrown is a 500 INTERNAL_ERROR (or 503 PERSISTENCE_UNAVAILABLE for an unreachable store).
  */
 export class ApiError extends Error {
   override name = "ApiError";
+  readonly status: ContentfulStatusCode;
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    this.status = errorCodes[code].status;
+  }
+
+  /** The HTTP error of a service's refusal. */
+  static of(refusal: Failure, headers?: Record<string, string>): ApiError {
+    return new ApiError(refusal.code, refusal.message, refusal.details, headers);
   }
 
   body(): ErrorBody {
-    return { error: this.code, message: this.message, ...this.extra };
+    return { error: this.code, message: this.message, ...this.details, ...(errorCodes[this.code].retryable ? { retryable: true } : {}) };
   }
 }
-
-export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) => new ApiError(400, code, message, extra);
-
-/** 503 for a live value that cannot be had at evidence grade: never a guessed one. */
-export const dataSourceUnavailable = (message: string, extra?: Record<string, unknown>) =>
-  new ApiError(503, "DATA_SOURCE_UNAVAILABLE", message, extra);

@@ -4,13 +4,13 @@ import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits } from "./access/createRateLimits";
 import { onePerProcess } from "./access/onePerProcess";
-import { resolveApiKeyPepper } from "./access/resolveApiKeyPepper";
 import { createApp } from "./app";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
 import type { IndexDb } from "./indexDb";
 import { baseUsdc, baseWeth } from "./indexer/baseMainnet";
+import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
 

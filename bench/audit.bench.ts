@@ -52,7 +52,7 @@ try {
 
   const audit = async () => {
     const result = await auditContract(deps, diamond);
-    if (!result.ok || result.audit.resolution.proxyType !== "EIP2535_DIAMOND") throw new Error("audit failed");
+    if (!result.ok || result.value.resolution.proxyType !== "EIP2535_DIAMOND") throw new Error("audit failed");
   };
   const ours = await measure(audit);
   unbatched = true;

@@ -1,35 +1,32 @@
-import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
 import { baseUsdc } from "../indexer/baseMainnet";
+import type { KeyEnvironment } from "../keys/apiKeyFormat";
+import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
+import { createKeyHasher } from "../keys/createKeyHasher";
+import { createKeyService } from "../keys/createKeyService";
+import { createPurchaseService, type PurchaseService } from "../keys/createPurchaseService";
+import { createRecoveryService, type RecoveryService } from "../keys/createRecoveryService";
+import { createWalletVerifier } from "../keys/createWalletVerifier";
+import type { EthQuote } from "../market/EthQuote";
+import { createPaymentVerifier } from "../payments/createPaymentVerifier";
 import type { AppStore } from "../store/createAppStore";
-import type { KeyEnvironment } from "./apiKeyFormat";
-import { buildPlans } from "./buildPlans";
+import type { AccessOptions } from "./AccessOptions";
 import { clientBucket } from "./clientBucket";
-import { type Access, createAccess } from "./createAccess";
 import { createCreditService } from "./createCreditService";
-import { createFreeKeyService, type FreeKeyService } from "./createFreeKeyService";
-import { createKeyHasher } from "./createKeyHasher";
-import { createKeyService, type KeyService } from "./createKeyService";
-import { createPaymentVerifier } from "./createPaymentVerifier";
-import { createPurchaseService, type PurchaseService } from "./createPurchaseService";
 import type { RateLimits } from "./createRateLimits";
-import { createRecoveryService, type RecoveryService } from "./createRecoveryService";
-import { createWalletVerifier } from "./createWalletVerifier";
-import type { EthQuote } from "./EthQuote";
-import type { Plans } from "./records";
 
 /**
- * AppDeps.access: the middleware every protected route mounts (`payable()`, `requireKeyOrGateway()`,
- * `charge(c, cost)`...) and the services of the access routes.
+ * AppDeps.access: what the access middleware reads (keys, credits, limits, gateway), and the services
+ * of the key routes (free keys, purchases, recovery).
  */
-export type AccessDeps = Access & {
-  keys: KeyService;
+export type AccessDeps = AccessOptions & {
   freeKeys: FreeKeyService;
   purchases: PurchaseService;
   recovery: RecoveryService;
-  plans: Plans;
+  /** Where payments go (plans); null: purchases are unavailable. */
+  payTo: Address | null;
   /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
   operatorBootstrapToken: string | undefined;
 };
@@ -50,8 +47,6 @@ export type CreateAccessDepsParameters = {
   clientIpHeader?: string;
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
-  /** The payable routes' answer to a call with no credential (default: 402 JSON). */
-  unpaid?: MiddlewareHandler;
   clock?: () => Date;
 };
 
@@ -62,27 +57,22 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const hash = createKeyHasher(p.pepper);
   const wallets = createWalletVerifier({ providers: p.providers, chainId: p.chainId });
   const credits = createCreditService({ db, clock });
-  const keys = createKeyService({ db, hash, credits, clock });
   const payments = p.payTo
     ? createPaymentVerifier({ indexDb: p.indexDb, providers: p.providers, chainId: p.chainId, payTo: p.payTo, usdc: baseUsdc })
     : null;
   const common = { db, wallets, hash, environment: p.environment, clock };
   return {
-    ...createAccess({
-      keys,
-      credits,
-      rateLimits: p.rateLimits,
-      clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
-      gatewayProxySecretSha256: p.gatewayProxySecretSha256,
-      storeReady: p.store.ready,
-      unpaid: p.unpaid,
-      clock,
-    }),
-    keys,
+    keys: createKeyService({ db, hash, credits, clock }),
+    credits,
+    rateLimits: p.rateLimits,
+    clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
+    gatewayProxySecretSha256: p.gatewayProxySecretSha256,
+    storeReady: p.store.ready,
+    clock,
     freeKeys: createFreeKeyService(common),
     purchases: createPurchaseService({ ...common, payments, payTo: p.payTo, usdc: baseUsdc, ethQuote: p.ethQuote }),
     recovery: createRecoveryService(common),
-    plans: buildPlans({ payTo: p.payTo, usdc: baseUsdc }),
+    payTo: p.payTo,
     operatorBootstrapToken: p.operatorBootstrapToken,
   };
 }

@@ -1,8 +1,8 @@
+import { creditCycleDays, tierTerms } from "../keys/planCatalogue";
+import type { CreditBalance } from "../keys/records";
 import type { AppDb } from "../store/createAppStore";
 import { type CreditUsageRow, readCreditUsage, spendCredits } from "../store/creditQueries";
 import type { KeyInfo } from "../store/keyQueries";
-import { creditCycleDays, tierTerms } from "./planCatalogue";
-import type { CreditBalance } from "./records";
 
 const dayMs = 86_400_000;
 const cycleMs = creditCycleDays * dayMs;

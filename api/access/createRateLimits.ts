@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { type Tier, tierTerms } from "./planCatalogue";
+import { type Tier, tierTerms } from "../keys/planCatalogue";
 
 /** Who a per-minute budget belongs to: a key's tier, the marketplace gateway, or an unauthenticated client. */
 export type RateScope = Tier | "GATEWAY" | "PUBLIC";

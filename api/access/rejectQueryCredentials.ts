@@ -21,7 +21,6 @@ export function rejectQueryCredentials(): MiddlewareHandler {
         const normalized = name.toLowerCase().replace(/[-_.\s]/g, "");
         if (credentialName.test(normalized) || keyLike.test(name) || keyLike.test(value)) {
           throw new ApiError(
-            401,
             "CREDENTIAL_IN_QUERY",
             "credentials are accepted only in headers (x-api-key or Authorization: Bearer); a key sent in a URL may be logged anywhere on its way: revoke or recover it now",
           );

@@ -1,30 +1,26 @@
 import type { Address } from "viem";
 import type { RpcProvider } from "../chain/providers";
+import { type Result, success } from "../errors";
 import type { AuditResponse, ScoreResponse } from "./AuditResponse";
 import { observationLimitations } from "./limitations";
-import { type ContractObservation, type ObservationFailure, observeContract } from "./observeContract";
+import { observationRefusal } from "./observationRefusal";
+import { type ContractObservation, observeContract } from "./observeContract";
 import { type CapabilityScore, scoreCapabilities } from "./scoreCapabilities";
 
 export type AuditContractDeps = { providers: readonly RpcProvider[]; chainId: number };
 
-/** Observes `address` at a pinned block and shapes the AuditResponse; a failure is a value (503 for the route). */
-export async function auditContract(
-  deps: AuditContractDeps,
-  address: Address,
-): Promise<{ ok: true; audit: AuditResponse } | ObservationFailure> {
+/** Observes `address` at a pinned block and shapes the AuditResponse; no pinned block is DATA_SOURCE_UNAVAILABLE. */
+export async function auditContract(deps: AuditContractDeps, address: Address): Promise<Result<AuditResponse>> {
   const result = await observeContract({ ...deps, address });
-  if (!result.ok) return result;
-  return { ok: true, audit: shapeAudit(result.observation, scoreCapabilities(result.observation), address) };
+  if (!result.ok) return observationRefusal(result);
+  return success(shapeAudit(result.observation, scoreCapabilities(result.observation), address));
 }
 
 /** The ScoreResponse of `address`, computed by the same observation as the audit. */
-export async function scoreContract(
-  deps: AuditContractDeps,
-  address: Address,
-): Promise<{ ok: true; score: ScoreResponse } | ObservationFailure> {
+export async function scoreContract(deps: AuditContractDeps, address: Address): Promise<Result<ScoreResponse>> {
   const result = await observeContract({ ...deps, address });
-  if (!result.ok) return result;
-  return { ok: true, score: shapeScore(result.observation, scoreCapabilities(result.observation), address) };
+  if (!result.ok) return observationRefusal(result);
+  return success(shapeScore(result.observation, scoreCapabilities(result.observation), address));
 }
 
 function provenance(

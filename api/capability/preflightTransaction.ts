@@ -1,9 +1,11 @@
 import type { Hex } from "viem";
 import { z } from "zod";
 import type { RpcProvider } from "../chain/providers";
+import { failure, type Result, success } from "../errors";
 import { AddressParam } from "../http/params";
 import { observationLimitations, simulationLimitation } from "./limitations";
-import { type ContractObservation, type ObservationFailure, observeContract } from "./observeContract";
+import { observationRefusal } from "./observationRefusal";
+import { type ContractObservation, observeContract } from "./observeContract";
 import type { TransactionPreflightResponse } from "./TransactionPreflightResponse";
 
 /** TransactionPreflightRequest: strict (unknown fields are refused); only `chainId` and `to` are required. */
@@ -37,15 +39,21 @@ export type PreflightDeps = { providers: readonly RpcProvider[]; chainId: number
 export async function preflightTransaction(
   deps: PreflightDeps,
   request: TransactionPreflightRequest,
-): Promise<{ ok: true; preflight: TransactionPreflightResponse } | ObservationFailure> {
+): Promise<Result<TransactionPreflightResponse>> {
   const selector = request.data.length >= 10 ? (request.data.slice(0, 10) as Hex) : undefined;
   const result = await observeContract({ ...deps, address: request.to, selector, blockNumber: request.blockNumber });
-  if (!result.ok) return result;
+  if (!result.ok) return observationRefusal(result);
   const { observation } = result;
+  if (!observation.block.evidenceGrade) {
+    // A decision product: without evidence grade there is no answer (and nothing to charge for).
+    return failure("DATA_SOURCE_UNAVAILABLE", `no evidence-grade observation block: ${observation.block.reason}`, {
+      observationBlock: observation.block,
+    });
+  }
   const [call] = await observation.reader.read([
     { kind: "call", to: request.to, data: request.data, from: request.from, value: request.value },
   ]);
-  return { ok: true, preflight: shapePreflight(request, selector ?? null, observation, call) };
+  return success(shapePreflight(request, selector ?? null, observation, call));
 }
 
 type CallResult = Awaited<ReturnType<ContractObservation["reader"]["read"]>>[number] | undefined;

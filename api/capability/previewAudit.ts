@@ -4,7 +4,7 @@ import type { AuditResponse } from "./AuditResponse";
  * The free tier's answer for an address outside the demo allowlist: high-level indicators only (no score,
  * deductions or evidence), and where the full observation is sold.
  */
-export function previewAudit(audit: AuditResponse, x402PriceUsd: number) {
+export function previewAudit(audit: AuditResponse, upgrade: { paidRoute: string; x402PriceUsd: number; plans: string }) {
   const types = new Set<string>(audit.detectedCapabilities);
   const proxied = audit.resolution.proxyType !== "NONE";
   return {
@@ -32,9 +32,7 @@ export function previewAudit(audit: AuditResponse, x402PriceUsd: number) {
     upgrade: {
       message:
         "The full observation (coverage index with its deduction breakdown, every capability with evidence, resolution path, bytecode hashes and RPC provenance) is a paid call.",
-      paidRoute: `/v1/audit/${audit.address}`,
-      x402PriceUsd,
-      plans: "/v1/plans",
+      ...upgrade,
     },
     limitations: audit.limitations,
   };

@@ -1,4 +1,4 @@
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, zeroAddress } from "viem";
 import type { ObservationBlock, RecordedCall, RpcObservation } from "./ObservationBlock";
 import type { RpcProvider } from "./providers";
 import { type RpcOutcome, type RpcRequest, rpcBatch } from "./rpcBatch";
@@ -7,7 +7,7 @@ import { type RpcOutcome, type RpcRequest, rpcBatch } from "./rpcBatch";
 export type PinnedRead =
   | { kind: "code"; address: Address }
   | { kind: "storage"; address: Address; slot: Hex }
-  | { kind: "call"; to: Address; data: Hex; from?: Address; value?: Hex };
+  | { kind: "call" /** Absent: a deployless call (the data is creation code). */; to?: Address; data: Hex; from?: Address; value?: Hex };
 
 export type PinnedReadResult = { ok: true; value: Hex } | { ok: false; error: string; reverted: boolean };
 
@@ -48,7 +48,7 @@ export function createPinnedReader(block: ObservationBlock, providers: readonly 
       const outcome = outcomes[i] ?? { ok: false as const, error: "no answer" };
       const result = toResult(outcome);
       const method = requests[i]?.method ?? "";
-      const target = r.kind === "call" ? r.to : r.address;
+      const target = r.kind === "call" ? (r.to ?? zeroAddress) : r.address;
       const status = result.ok ? "OK" : result.reverted ? "REVERTED" : "FAILED";
       calls.push({ method, blockTag: block.blockTag ?? "", status, provider: provider?.name ?? "", target });
       if (!result.ok && !result.reverted) failures.push({ method, target, error: result.error });
@@ -73,7 +73,8 @@ export function createPinnedReader(block: ObservationBlock, providers: readonly 
 function toRequest(r: PinnedRead, at: { blockHash: Hex }): RpcRequest {
   if (r.kind === "code") return { method: "eth_getCode", params: [r.address, at] };
   if (r.kind === "storage") return { method: "eth_getStorageAt", params: [r.address, r.slot, at] };
-  const tx: Record<string, string> = { to: r.to, data: r.data };
+  const tx: Record<string, string> = { data: r.data };
+  if (r.to) tx.to = r.to;
   if (r.from) tx.from = r.from;
   if (r.value) tx.value = r.value;
   return { method: "eth_call", params: [tx, at] };

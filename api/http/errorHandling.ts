@@ -1,9 +1,10 @@
 import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "../errors";
+import { isStoreUnavailable } from "../store/isStoreUnavailable";
 
 /** Answers what no route took: 405 with `Allow` when the path exists under other methods, else 404. */
-export function methodNotAllowedOrNotFound(app: Hono) {
+export function methodNotAllowedOrNotFound(app: Hono<never>) {
   const routes = () =>
     app.routes
       .filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*")
@@ -14,32 +15,37 @@ export function methodNotAllowedOrNotFound(app: Hono) {
     const allowed = [...new Set(known.filter((r) => r.pattern.test(c.req.path)).map((r) => r.method))];
     if (allowed.length > 0) {
       if (allowed.includes("GET")) allowed.push("HEAD");
-      return c.json(
-        { error: "METHOD_NOT_ALLOWED", message: `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(", ")}` },
-        405,
-        { Allow: allowed.join(", ") },
-      );
+      const error = new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(", ")}`);
+      return c.json(error.body(), error.status, { Allow: allowed.join(", ") });
     }
-    return c.json({ error: "NOT_FOUND", message: `no route ${c.req.method} ${c.req.path}` }, 404);
+    const error = new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
+    return c.json(error.body(), error.status);
   };
 }
 
-/** Every error becomes the one JSON error shape; anything unexpected is a 500 that leaks no detail. */
+/**
+ * Every error becomes the one JSON error shape, its status decided by its code; an unreachable app
+ * store is 503 PERSISTENCE_UNAVAILABLE (here, and nowhere else); anything unexpected is a 500 that
+ * leaks no detail.
+ */
 export function handleError(err: Error, c: Context, log: (message: string, err: unknown) => void = defaultLog) {
-  if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
-  if (err instanceof HTTPException) {
-    const res = err.getResponse();
-    return c.json({ error: httpCode(err.status), message: err.message || res.statusText || "request failed" }, err.status);
-  }
+  const error = toApiError(err);
+  if (error) return c.json(error.body(), error.status, error.headers);
   log(`unhandled error on ${c.req.method} ${c.req.path}`, err);
-  return c.json({ error: "INTERNAL_ERROR", message: "the service failed to answer this request" }, 500);
+  const internal = new ApiError("INTERNAL_ERROR", "the service failed to answer this request");
+  return c.json(internal.body(), internal.status);
 }
 
-function httpCode(status: number): string {
-  if (status === 400) return "BAD_REQUEST";
-  if (status === 401) return "UNAUTHORIZED";
-  if (status === 413) return "BODY_TOO_LARGE";
-  return `HTTP_${status}`;
+function toApiError(err: Error): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (isStoreUnavailable(err)) return new ApiError("PERSISTENCE_UNAVAILABLE", "the key store is unavailable; retry later");
+  if (err instanceof HTTPException) {
+    // Hono's own refusals: a body its validator could not read.
+    if (err.status === 413) return new ApiError("BODY_TOO_LARGE", "the body is too large");
+    if (err.status === 415) return new ApiError("UNSUPPORTED_CONTENT_TYPE", "the body must be JSON with content-type application/json");
+    return new ApiError("INVALID_PARAMETER", err.message || "the request is malformed");
+  }
+  return undefined;
 }
 
 function pathPattern(path: string): RegExp {

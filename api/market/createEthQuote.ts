@@ -1,8 +1,8 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import type { Address } from "viem";
 import { chainHead, pool } from "../../ponder.schema";
-import type { EthQuote } from "../access/EthQuote";
 import type { IndexDb } from "../indexDb";
+import type { EthQuote } from "./EthQuote";
 import { type IndexedPoolState, poolDepthInToken1, poolSpotPrice, type Ratio } from "./poolSpotPrice";
 
 export type CreateEthQuoteParameters = {

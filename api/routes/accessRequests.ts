@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import { z } from "zod";
-import { DurationDays, PaidTier } from "../access/planCatalogue";
 import { AddressParam } from "../http/params";
+import { DurationDays, PaidTier } from "../keys/planCatalogue";
 
 export const TxHashParam = z
   .string()

@@ -1,25 +1,27 @@
-import { Hono, type MiddlewareHandler } from "hono";
 import { type AuditContractDeps, auditContract } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
-import { observationFailureError, provenanceHeaders } from "../capability/observationFailureError";
 import { previewAudit } from "../capability/previewAudit";
-import { AddressParam } from "../http/params";
-import { parseParam } from "../http/parseJson";
+import { observationError, provenanceHeaders } from "../http/provenance";
+import type { MountRoute } from "./createRouteMounter";
+import { routes } from "./routeTable";
 
-/** Price of the paid audit, quoted in the preview's upgrade prompt. */
-const auditPriceUsd = 0.02;
-
-/** `GET /v1/demo/audit/{address}`: full evidence for the published samples, a tiered preview for any other address. */
-export function demoRoutes(deps: AuditContractDeps & { samples: readonly DemoSample[] }, publicLimit: MiddlewareHandler) {
+/** The free demo: full evidence for the published samples, a tiered preview (priced as the paid audit) for any other address. */
+export function mountDemoRoutes(mount: MountRoute, deps: AuditContractDeps & { samples: readonly DemoSample[] }) {
   const allowlisted = new Set(deps.samples.map((s) => s.address.toLowerCase()));
-  return new Hono().get("/v1/demo/audit/:address", publicLimit, async (c) => {
-    const address = parseParam("address", c.req.param("address"), AddressParam, "INVALID_ADDRESS");
+  mount(routes.demoAudit, async (c) => {
+    const { address } = c.req.valid("param");
     const result = await auditContract(deps, address);
-    if (!result.ok) throw observationFailureError(result);
-    const headers = provenanceHeaders(result.audit.observationBlock);
+    if (!result.ok) throw observationError(result);
+    const audit = result.value;
+    const headers = provenanceHeaders(audit.observationBlock);
     if (allowlisted.has(address.toLowerCase())) {
-      return c.json({ ...result.audit, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
+      return c.json({ ...audit, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
     }
-    return c.json(previewAudit(result.audit, auditPriceUsd), 200, headers);
+    const upgrade = {
+      paidRoute: routes.audit.path.replace("{address}", address),
+      x402PriceUsd: routes.audit.x402PriceUsd,
+      plans: routes.plans.path,
+    };
+    return c.json(previewAudit(audit, upgrade), 200, headers);
   });
 }

@@ -1,41 +1,33 @@
-import { Hono } from "hono";
+import { presentedKey } from "../access/authenticate";
 import type { AccessDeps } from "../access/createAccessDeps";
-import { parseJson } from "../http/parseJson";
-import { accessRouteError } from "./accessErrors";
-import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody } from "./accessRequests";
+import { ApiError } from "../errors";
+import type { MountRoute } from "./createRouteMounter";
+import { routes } from "./routeTable";
 
 /**
- * Onboarding, no credential (rate limited per client address): the free key by wallet signature, and
- * paid keys by a purchase intent and its on-chain payment. Renewal presents the key in x-api-key.
+ * Onboarding, no credential (limited per client address): the free key by wallet signature, and paid
+ * keys by a purchase intent and its on-chain payment. Renewal presents the key in x-api-key.
  */
-export function onboardingRoutes(deps: AccessDeps) {
-  const guard = [deps.publicLimit(), deps.requireStore()] as const;
-  return new Hono()
-    .post("/v1/subscribe/free/challenge", ...guard, async (c) => {
-      const body = await parseJson(c, FreeChallengeBody);
-      return c.json(await deps.freeKeys.challenge(body.userWallet));
-    })
-    .post("/v1/subscribe/free/claim", ...guard, async (c) => {
-      const result = await deps.freeKeys.claim(await parseJson(c, ClaimBody));
-      if (!result.ok) throw result.error;
-      return c.json(result.value);
-    })
-    .post("/v1/subscribe/intents", ...guard, async (c) => {
-      const body = await parseJson(c, PurchaseBody);
-      const renew = body.renewExistingKey ? await deps.presentedKey(c) : null;
-      const result = await deps.purchases.createIntent({
-        tier: body.tier,
-        userWallet: body.userWallet,
-        durationDays: body.durationDays,
-        renew,
-      });
-      if (!result.ok) throw result.error;
-      return c.json(result.value);
-    })
-    .post("/v1/subscribe/crypto", ...guard, async (c) => {
-      const result = await deps.purchases.claim(await parseJson(c, CryptoClaimBody));
-      if (!result.ok) throw result.error;
-      return c.json(result.value);
-    })
-    .onError(accessRouteError);
+export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
+  mount(routes.freeChallenge, async (c) => {
+    const challenge = await deps.freeKeys.challenge(c.req.valid("json").userWallet);
+    return c.json({ ...challenge, claimWith: routes.freeClaim.name });
+  });
+  mount(routes.freeClaim, async (c) => {
+    const result = await deps.freeKeys.claim(c.req.valid("json"));
+    if (!result.ok) throw ApiError.of(result);
+    return c.json(result.value);
+  });
+  mount(routes.purchaseIntent, async (c) => {
+    const { tier, userWallet, durationDays, renewExistingKey } = c.req.valid("json");
+    const renew = renewExistingKey ? await presentedKey(c, deps) : null;
+    const result = await deps.purchases.createIntent({ tier, userWallet, durationDays, renew });
+    if (!result.ok) throw ApiError.of(result);
+    return c.json({ ...result.value, claimWith: routes.cryptoClaim.name });
+  });
+  mount(routes.cryptoClaim, async (c) => {
+    const result = await deps.purchases.claim(c.req.valid("json"));
+    if (!result.ok) throw ApiError.of(result);
+    return c.json(result.value);
+  });
 }

@@ -1,12 +1,9 @@
-import { Hono } from "hono";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AccessEnv } from "../../api/access/createAccess";
-import type { AccessDeps } from "../../api/access/createAccessDeps";
-import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/access/records";
-import { ApiError } from "../../api/errors";
-import { handleError } from "../../api/http/errorHandling";
+import { createApp } from "../../api/app";
+import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
+import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, captureLogs, indexHeadAt, indexPayment, openBackend, payUsdc, post } from "./support";
 
@@ -17,18 +14,22 @@ const user = manifest.accounts.users[userIndex] as { address: `0x${string}`; pri
 if (!user) throw new Error("the devnet manifest has too few users");
 const sign = (message: string) => privateKeyToAccount(user.privateKey).signMessage({ message });
 
-/** A payable route and a preflight-style route (charged by the handler once its answer is ready), as the capability routes mount them. */
-function probeApp(deps: AccessDeps) {
-  return new Hono<AccessEnv>()
-    .get("/payable", deps.payable(), (c) => c.json({ served: true }))
-    .post("/preflight", deps.requireKeyOrGateway(), async (c) => {
-      const answer = { evidence: "prepared" };
-      const charged = await deps.charge(c, 1);
-      if (!charged.ok) throw charged.error;
-      return c.json(answer);
-    })
-    .onError((err, c) => handleError(err, c));
-}
+/** A payable route and the preflight route, both metered after a 2xx (evidence grade on the devnet). */
+const calls = {
+  audit: { path: `/v1/audit/${manifest.contracts.plainToken}`, init: {} },
+  preflight: {
+    path: "/v1/transaction/preflight",
+    init: {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chainId: 8453, to: manifest.contracts.plainToken, data: "0x18160ddd" }),
+    },
+  },
+};
+const call = (app: ReturnType<typeof createApp>, name: keyof typeof calls, apiKey: string) => {
+  const { path, init } = calls[name] as { path: string; init: RequestInit & { headers?: Record<string, string> } };
+  return app.request(path, { ...init, headers: { ...init.headers, "x-api-key": apiKey } });
+};
 
 describe.each(backendNames)("concurrency on %s", (backendName) => {
   let backend: Backend;
@@ -96,9 +97,9 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
   });
 
   test.each([
-    ["payable route (charged after a 2xx)", "GET", "/payable"],
-    ["preflight route (charged by the handler)", "POST", "/preflight"],
-  ])("behavior: a key with N credits under 4N concurrent calls of a %s serves exactly N", async (_name, method, path) => {
+    ["payable route", "audit"],
+    ["preflight route", "preflight"],
+  ] as const)("behavior: a key with N credits under 4N concurrent calls of the %s serves exactly N", async (_name, route) => {
     const n = 25;
     await backend.sql("DELETE FROM app.credit_usage WHERE key_id = $1", [paid.keyId]);
     const self = await accessApp(manifest, backend).app.request("/v1/keys/self", { headers: { "x-api-key": paid.apiKey as string } });
@@ -112,11 +113,9 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
     ]);
     expect(self.status).toBe(200);
 
-    const apps = replicas(4).map((r) => probeApp(r.access));
+    const apps = replicas(4).map((r) => r.app);
     const responses = await Promise.all(
-      Array.from({ length: 4 * n }, (_, k) =>
-        (apps[k % apps.length] as Hono<AccessEnv>).request(path, { method, headers: { "x-api-key": paid.apiKey as string } }),
-      ),
+      Array.from({ length: 4 * n }, (_, k) => call(apps[k % apps.length] as ReturnType<typeof createApp>, route, paid.apiKey as string)),
     );
     const served = responses.filter((r) => r.status === 200);
     expect(served).toHaveLength(n);
@@ -130,7 +129,7 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
   });
 
   test("behavior: a free key's 10 a day under 40 concurrent calls: exactly 10, then 429 with Retry-After until UTC midnight", async () => {
-    const { app, access } = accessApp(manifest, backend);
+    const { app } = accessApp(manifest, backend);
     const envelope = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address })).json()) as IntentEnvelope;
     const issued = (await (
       await post(app, "/v1/subscribe/free/claim", {
@@ -139,10 +138,7 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
       })
     ).json()) as IssuedKey;
     rawKeys.push(issued.apiKey as string);
-    const probe = probeApp(access);
-    const responses = await Promise.all(
-      Array.from({ length: 40 }, () => probe.request("/payable", { headers: { "x-api-key": issued.apiKey as string } })),
-    );
+    const responses = await Promise.all(Array.from({ length: 40 }, () => call(app, "audit", issued.apiKey as string)));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
     const limited = responses.filter((r) => r.status === 429);
     expect(limited).toHaveLength(30);
@@ -154,18 +150,21 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
   test("behavior: a failed answer is never charged", async () => {
     const { access } = accessApp(manifest, backend);
     await backend.sql("DELETE FROM app.credit_usage WHERE key_id = $1", [paid.keyId]);
-    const failing = new Hono<AccessEnv>()
-      .get("/payable-503", access.payable(), () => {
-        throw new ApiError(503, "DATA_SOURCE_UNAVAILABLE", "down");
-      })
-      .onError((err, c) => handleError(err, c));
-    for (let k = 0; k < 3; k += 1) {
-      expect((await failing.request("/payable-503", { headers: { "x-api-key": paid.apiKey as string } })).status).toBe(503);
+    // No provider answers: every metered route is 503 DATA_SOURCE_UNAVAILABLE.
+    const down = { providers: [{ name: "down", url: "http://127.0.0.1:1", trusted: true }], chainId: 8453, samples: [] };
+    const failing = createApp(testAppDeps(manifest, backend.indexDb, { access, capability: down }));
+    for (const route of ["audit", "preflight"] as const) {
+      const res = await call(failing, route, paid.apiKey as string);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE" });
     }
     expect(await backend.sql("SELECT count(*)::int AS n FROM app.credit_usage WHERE key_id = $1", [paid.keyId])).toEqual([{ n: 0 }]);
   });
 
   test("behavior: the store and the logs hold no raw key", async () => {
+    // The paid key and the free key this suite issued: a scan of nothing would prove nothing.
+    expect(rawKeys).toHaveLength(2);
+    for (const raw of rawKeys) expect(raw).toMatch(/^svc_test_/);
     const dump = await backend.dump();
     for (const raw of rawKeys) {
       expect(dump).not.toContain(raw);

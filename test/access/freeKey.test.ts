@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { IntentEnvelope, IssuedKey, KeySelf, RevokeResult } from "../../api/access/records";
+import type { IntentEnvelope, IssuedKey, KeySelf, RevokeResult } from "../../api/keys/records";
 import { testClient, testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, captureLogs, openBackend, post } from "./support";
 

@@ -1,18 +1,14 @@
 import { createHash } from "node:crypto";
-import { Hono } from "hono";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connectRedis } from "../../api/access/connectRedis";
-import type { AccessEnv, Principal } from "../../api/access/createAccess";
-import type { AccessDeps } from "../../api/access/createAccessDeps";
 import { createCreditService } from "../../api/access/createCreditService";
-import { createKeyHasher } from "../../api/access/createKeyHasher";
 import { createRateLimits } from "../../api/access/createRateLimits";
-import type { IntentEnvelope, IssuedKey, Plans } from "../../api/access/records";
 import { createApp } from "../../api/app";
 import { ConfigError, loadConfig } from "../../api/config";
-import { handleError } from "../../api/http/errorHandling";
+import { createKeyHasher } from "../../api/keys/createKeyHasher";
+import type { IntentEnvelope, IssuedKey, Plans } from "../../api/keys/records";
 import { createAppStore } from "../../api/store/createAppStore";
 import { findKeyBySecretHash } from "../../api/store/keyQueries";
 import { unlimitedRates } from "../support/access";
@@ -28,17 +24,10 @@ const sign = (message: string) => privateKeyToAccount(user.privateKey).signMessa
 const proxySecret = "marketplace-proxy-secret-for-tests";
 const proxyDigest = createHash("sha256").update(proxySecret).digest("hex");
 
-/** A payable route and a preflight-style route over `deps`, as the capability routes mount them. */
-function probeApp(deps: AccessDeps) {
-  return new Hono<AccessEnv>()
-    .get("/payable", deps.payable(), (c) => c.json({ served: true }))
-    .post("/preflight", deps.requireKeyOrGateway(), async (c) => {
-      const charged = await deps.charge(c, 1);
-      if (!charged.ok) throw charged.error;
-      return c.json({ principal: c.get("principal") as Principal });
-    })
-    .onError((err, c) => handleError(err, c));
-}
+const auditPath = `/v1/audit/${manifest.contracts.plainToken}`;
+/** A preflight of a view call on a fixture: evidence grade on the devnet, so a 200 that costs one credit. */
+const preflight = (app: ReturnType<typeof createApp>, headers: Record<string, string> = {}) =>
+  post(app, "/v1/transaction/preflight", { chainId: 8453, to: manifest.contracts.plainToken, data: "0x18160ddd" }, headers);
 
 async function freeKey(app: ReturnType<typeof createApp>): Promise<string> {
   const envelope = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address })).json()) as IntentEnvelope;
@@ -78,8 +67,13 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
       confirmationsRequired: 3,
       intentValidityMinutes: 15,
     });
-    expect(plans.x402.find((x) => x.route === "GET /v1/gas/fees")?.priceUsd).toBe(0.005);
-    expect(plans.credits.find((x) => x.route === "POST /v1/transaction/preflight")?.credits).toBe(1);
+    // Only routes that exist are priced, and x402 only once per-call payment is accepted.
+    expect(plans.credits).toEqual([
+      { route: "GET /v1/audit/{address}", credits: 1 },
+      { route: "GET /v1/security/score/{address}", credits: 1 },
+      { route: "POST /v1/transaction/preflight", credits: 1 },
+    ]);
+    expect(plans.x402).toEqual([]);
   });
 
   test("behavior: per-minute limit per key: X-RateLimit-Remaining counts down, then 429 with an integer Retry-After", async () => {
@@ -121,7 +115,9 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
       const apps = replicas.map((rateLimits) => accessApp(manifest, backend, { rateLimits }).app);
       const statuses: number[] = [];
       for (let n = 0; n < 6; n += 1)
-        statuses.push((await (apps[n % 2] as Hono).request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status);
+        statuses.push(
+          (await (apps[n % 2] as ReturnType<typeof createApp>).request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status,
+        );
       expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
       const dead = connectRedis("redis://127.0.0.1:1");
       const degraded = accessApp(manifest, backend, { rateLimits: createRateLimits({ redis: dead, perMinute }) }).app;
@@ -131,48 +127,36 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     },
   );
 
-  test("behavior: payable routes: no credential 402 PAYMENT_REQUIRED (the x402 seam), an API key is served and charged", async () => {
-    const probe = probeApp(accessApp(manifest, backend).access);
-    const none = await probe.request("/payable");
+  test("behavior: payable routes: no credential 402 PAYMENT_REQUIRED, the gateway is no credential there, an API key is served and charged", async () => {
+    const { app } = accessApp(manifest, backend, { gatewayProxySecretSha256: proxyDigest });
+    const none = await app.request(auditPath);
     expect(none.status).toBe(402);
-    expect(await none.json()).toMatchObject({ error: "PAYMENT_REQUIRED" });
-    expect((await probe.request("/payable", { headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret } })).status).toBe(
-      402,
-    );
-    const seam = probeApp(
-      accessApp(manifest, backend, { unpaid: async (c) => c.json({ error: "X402" }, 402, { "PAYMENT-REQUIRED": "e30=" }) }).access,
-    );
-    const challenged = await seam.request("/payable");
-    expect(challenged.headers.get("payment-required")).toBe("e30=");
-    const served = await probe.request("/payable", { headers: { "x-api-key": rawKey } });
+    expect(await none.json()).toMatchObject({ error: "PAYMENT_REQUIRED", plans: "/v1/plans" });
+    const gateway = await app.request(auditPath, { headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret } });
+    expect(gateway.status).toBe(402);
+    const served = await app.request(auditPath, { headers: { "x-api-key": rawKey } });
     expect(served.status).toBe(200);
     expect(served.headers.get("x-credits-remaining")).toBe("9");
   });
 
   test("behavior: preflight: no credential 401; the gateway passes only behind the proxy secret and is never charged", async () => {
-    const probe = probeApp(accessApp(manifest, backend, { gatewayProxySecretSha256: proxyDigest }).access);
-    const none = await probe.request("/preflight", { method: "POST" });
+    const { app } = accessApp(manifest, backend, { gatewayProxySecretSha256: proxyDigest });
+    const none = await preflight(app);
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ error: "CREDENTIAL_REQUIRED" });
     const refused: Record<string, string>[] = [{ "x-gateway-key": "g" }, { "x-gateway-key": "g", "x-gateway-proxy-secret": "wrong" }];
     for (const headers of refused) {
-      const res = await probe.request("/preflight", { method: "POST", headers });
+      const res = await preflight(app, headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: "INVALID_GATEWAY_CREDENTIAL" });
     }
-    const gateway = await probe.request("/preflight", {
-      method: "POST",
-      headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "alice" },
-    });
+    const gateway = await preflight(app, { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "alice" });
     expect(gateway.status).toBe(200);
     expect(gateway.headers.get("x-credits-remaining")).toBeNull();
-    expect(await gateway.json()).toEqual({ principal: { kind: "gateway", user: "alice", subscription: null, host: null } });
-    const disabled = probeApp(accessApp(manifest, backend).access);
-    expect(
-      (await disabled.request("/preflight", { method: "POST", headers: { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret } }))
-        .status,
-    ).toBe(401);
-    const keyed = await probe.request("/preflight", { method: "POST", headers: { authorization: `Bearer ${rawKey}` } });
+    expect(await gateway.json()).toMatchObject({ status: "SUCCESS", evidenceGrade: true });
+    const disabled = accessApp(manifest, backend).app;
+    expect((await preflight(disabled, { "x-gateway-key": "g", "x-gateway-proxy-secret": proxySecret })).status).toBe(401);
+    const keyed = await preflight(app, { authorization: `Bearer ${rawKey}` });
     expect(keyed.status).toBe(200);
     expect(keyed.headers.get("x-credits-remaining")).toBe("8");
   });
@@ -212,8 +196,8 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     const hash = createKeyHasher("test-pepper-0123456789abcdef0123456789abcdef");
     const key = await findKeyBySecretHash(backend.store.db, hash(rawKey));
     await backend.sql("UPDATE app.api_key SET expires_at = now() - interval '1 day' WHERE id = $1", [key?.id]);
-    const { app, access } = accessApp(manifest, backend);
-    const refused = await probeApp(access).request("/payable", { headers: { "x-api-key": rawKey } });
+    const { app } = accessApp(manifest, backend);
+    const refused = await app.request(auditPath, { headers: { "x-api-key": rawKey } });
     expect(refused.status).toBe(402);
     expect(await refused.json()).toMatchObject({ error: "API_KEY_EXPIRED" });
     const self = await app.request("/v1/keys/self", { headers: { "x-api-key": rawKey } });

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/access/records";
+import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/keys/records";
 import { testManifest } from "../support/devnet";
 import {
   accessApp,
@@ -149,12 +149,12 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     expect(await again.json()).toMatchObject({ error: "TX_ALREADY_REDEEMED" });
   });
 
-  test("error: a signature by another wallet is 400 SIGNATURE_INVALID", async () => {
+  test("error: a signature by another wallet is 400 INTENT_SIGNATURE_INVALID", async () => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const tx = await payAndConfirm(i);
     const res = await claim(i, tx, ethBuyer.account as { privateKey: Hex });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as Refusal).error).toBe("SIGNATURE_INVALID");
+    expect(((await res.json()) as Refusal).error).toBe("INTENT_SIGNATURE_INVALID");
     // The payment stays redeemable by its rightful signer.
     const rightful = await claim(i, tx);
     expect(rightful.status).toBe(200);

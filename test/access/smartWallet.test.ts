@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { IntentEnvelope, IssuedKey } from "../../api/access/records";
+import type { IntentEnvelope, IssuedKey } from "../../api/keys/records";
 import { testClient, testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
 

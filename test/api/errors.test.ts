@@ -1,77 +1,128 @@
-import { Hono } from "hono";
-import { describe, expect, test } from "vitest";
-import { z } from "zod";
-import { handleError, methodNotAllowedOrNotFound } from "../../api/http/errorHandling";
-import { parseJson } from "../../api/http/parseJson";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, describe, expect, test, vi } from "vitest";
+import { createRateLimits } from "../../api/access/createRateLimits";
+import { createApp } from "../../api/app";
+import { errorCodes } from "../../api/errors";
+import type { IndexDb } from "../../api/indexDb";
+import type { AppDb } from "../../api/store/createAppStore";
+import { testAccessDeps, unlimitedRates } from "../support/access";
+import { testAppDeps } from "../support/app";
+import { testManifest } from "../support/devnet";
 
-/** A small app wired exactly as createApp wires its routes, with a JSON route and a route that throws. */
-function appUnderTest() {
-  const logged: unknown[] = [];
-  const app = new Hono();
-  app.post("/v1/echo", async (c) => c.json(await parseJson(c, z.object({ n: z.number().int() }).strict())));
-  app.get("/v1/boom", () => {
-    throw new Error("secret detail");
-  });
-  app.all("*", methodNotAllowedOrNotFound(app));
-  app.onError((err, c) => handleError(err, c, (_m, e) => logged.push(e)));
-  return { app, logged };
-}
+const manifest = testManifest();
+const pglite = new PGlite();
+const indexDb = drizzle(pglite) as unknown as IndexDb;
+const app = createApp(testAppDeps(manifest, indexDb));
+afterAll(() => pglite.close());
 
-const json = (body: string, type = "application/json") => ({ method: "POST", headers: { "content-type": type }, body });
+const post = (path: string, body: string, type = "application/json") =>
+  app.request(path, { method: "POST", headers: { "content-type": type }, body });
+const wallet = manifest.accounts.deployer.address;
 
-describe("the one error shape", () => {
-  test("default: a valid JSON body reaches the handler", async () => {
-    const res = await appUnderTest().app.request("/v1/echo", json('{"n": 3}'));
+describe("the one error shape, through createApp", () => {
+  test("default: a valid JSON body reaches the route", async () => {
+    const res = await post("/v1/subscribe/free/challenge", JSON.stringify({ userWallet: wallet }));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ n: 3 });
+    expect(await res.json()).toMatchObject({ status: "CHALLENGE_ISSUED", claimWith: "POST /v1/subscribe/free/claim" });
   });
 
   test("error: unknown route is 404 JSON", async () => {
-    const res = await appUnderTest().app.request("/v1/nothing-here");
+    const res = await app.request("/v1/nothing-here");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "NOT_FOUND", message: "no route GET /v1/nothing-here" });
   });
 
   test("error: wrong method is 405 JSON with Allow", async () => {
-    const res = await appUnderTest().app.request("/v1/echo");
+    const res = await app.request("/v1/subscribe/free/challenge");
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
     expect(await res.json()).toMatchObject({ error: "METHOD_NOT_ALLOWED" });
+    const audit = await app.request(`/v1/audit/${wallet}`, { method: "DELETE" });
+    expect(audit.status).toBe(405);
+    expect(audit.headers.get("allow")).toBe("GET, HEAD");
   });
 
   test("error: malformed JSON is 400 MALFORMED_JSON", async () => {
-    const res = await appUnderTest().app.request("/v1/echo", json('{"n": '));
+    const res = await post("/v1/subscribe/free/challenge", '{"userWallet": ');
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "MALFORMED_JSON" });
   });
 
   test("error: a body the schema refuses is 400 INVALID_BODY naming the field", async () => {
-    const res = await appUnderTest().app.request("/v1/echo", json('{"n": "x", "extra": 1}'));
+    const res = await post("/v1/subscribe/free/challenge", JSON.stringify({ userWallet: "0x12", extra: 1 }));
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; issues: { path: string }[] };
     expect(body.error).toBe("INVALID_BODY");
-    expect(body.issues.map((i) => i.path)).toContain("n");
+    expect(body.issues.map((i) => i.path)).toContain("userWallet");
   });
 
-  test("error: a non-JSON content type is 400", async () => {
-    const res = await appUnderTest().app.request("/v1/echo", json('{"n": 1}', "text/plain"));
+  test("error: a path parameter the schema refuses is 400 INVALID_ADDRESS", async () => {
+    const res = await app.request("/v1/demo/audit/0x1234");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "INVALID_ADDRESS" });
+  });
+
+  test("error: a non-JSON content type is 400 UNSUPPORTED_CONTENT_TYPE", async () => {
+    const res = await post("/v1/subscribe/free/challenge", JSON.stringify({ userWallet: wallet }), "text/plain");
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "UNSUPPORTED_CONTENT_TYPE" });
   });
 
-  test("error: an oversized body is 400 BODY_TOO_LARGE", async () => {
-    const res = await appUnderTest().app.request("/v1/echo", json(JSON.stringify({ n: 1, pad: "x".repeat(70_000) })));
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: "BODY_TOO_LARGE" });
+  test("error: a body over 64 KiB is 413 BODY_TOO_LARGE, by its Content-Length or by its stream", async () => {
+    const big = JSON.stringify({ userWallet: wallet, pad: "x".repeat(70_000) });
+    const declared = await app.request("/v1/subscribe/free/challenge", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(big.length) },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: "BODY_TOO_LARGE", maxBytes: 65_536 });
+    // Multi-byte characters: the cap counts bytes, not characters (30,000 'é' are 60,000 bytes).
+    const streamed = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ userWallet: wallet, pad: "é".repeat(33_000) })));
+        controller.close();
+      },
+    });
+    const res = await app.request("/v1/subscribe/free/challenge", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: streamed,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
   });
 
-  test("error: a thrown error is 500 INTERNAL_ERROR without its detail, and is logged", async () => {
-    const { app, logged } = appUnderTest();
-    const res = await app.request("/v1/boom");
+  test("error: an unexpected fault is 500 INTERNAL_ERROR without its detail, and is logged", async () => {
+    // A real store whose schema was never migrated: the query fails with an error that is no outage.
+    const unmigrated = new PGlite();
+    const store = { db: drizzle(unmigrated) as unknown as AppDb, ready: Promise.resolve(), close: () => unmigrated.close() };
+    const broken = createApp(testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { store }) }));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await broken.request("/v1/subscribe/free/challenge", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userWallet: wallet }),
+    });
+    const logCalls = logged.mock.calls.length;
+    logged.mockRestore();
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ error: "INTERNAL_ERROR", message: "the service failed to answer this request" });
-    expect(text).not.toContain("secret detail");
-    expect(logged).toHaveLength(1);
+    expect(text).not.toContain("intent");
+    expect(logCalls).toBe(1);
+    await store.close();
+  });
+
+  test("behavior: every error code has one status, and retryable codes say so in the body", async () => {
+    for (const [code, spec] of Object.entries(errorCodes)) expect(spec.status, code).toBeGreaterThanOrEqual(400);
+    const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1 } });
+    const limited = createApp(testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { rateLimits }) }));
+    expect((await limited.request("/v1/plans")).status).toBe(200);
+    const res = await limited.request("/v1/plans");
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(await res.json()).toMatchObject({ error: "RATE_LIMITED", retryable: true });
   });
 });

@@ -2,8 +2,10 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
+import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/indexDb";
-import { documentedRoutes } from "../../api/openapi/document";
+import { routeList } from "../../api/routes/routeTable";
+import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 
@@ -11,23 +13,53 @@ const pglite = new PGlite();
 afterAll(() => pglite.close());
 const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
+type Document = {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }>; security?: unknown[] }>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
+const fetchDocument = async (path = "/v1/openapi.json") => (await (await app.request(path)).json()) as Document;
+const operations = (doc: Document) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+
 describe("GET /v1/openapi.json", () => {
-  test("default: OpenAPI 3.1.0 of API version 2.2.0, with JSON schemas for the records", async () => {
-    const res = await app.request("/v1/openapi.json");
-    expect(res.status).toBe(200);
-    const doc = (await res.json()) as {
-      openapi: string;
-      info: { version: string };
-      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
-    };
+  test("default: OpenAPI 3.1.0 of API version 2.2.0, with JSON schemas for the records, also at /openapi.json", async () => {
+    const doc = await fetchDocument();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("2.2.0");
     expect(doc.paths["/v1/audit/{address}"]?.get?.responses["200"]?.content).toBeDefined();
+    expect(await fetchDocument("/openapi.json")).toEqual(doc);
   });
 
-  test("behavior: the document and the app describe exactly the same routes", () => {
-    const served = app.routes.filter((r) => r.method !== "ALL" && r.path !== "*" && r.path !== "/*").map((r) => `${r.method} ${r.path}`);
-    const documented = documentedRoutes().map((r) => `${r.method} ${r.path}`);
-    expect(new Set(served)).toEqual(new Set(documented));
+  test("behavior: every spec route that is built is documented, the rest answer 404 and are listed as pending", async () => {
+    const documented = new Set(operations(await fetchDocument()));
+    const pending = new Set<string>(pendingSpecRoutes.map((r) => r.route));
+    for (const { route } of specRoutes) {
+      expect(documented.has(route) !== pending.has(route), `${route}: documented or pending, never both or neither`).toBe(true);
+    }
+    for (const { route, issue } of pendingSpecRoutes) {
+      const [method, path] = route.split(" ") as [string, string];
+      const res = await app.request(path.replace("{address}", "0x0000000000000000000000000000000000000001").replace("{symbol}", "WETH"), {
+        method,
+      });
+      expect(res.status, `${route} (issue ${issue}) is not built yet`).toBe(404);
+    }
+    console.info(
+      `[openapi] spec routes documented: ${documented.size - 1}; still to come: ${pendingSpecRoutes.map((r) => r.route).join(", ")}`,
+    );
+  });
+
+  test("behavior: the document holds exactly the route table's routes (the root alias hidden), with each route's error statuses", async () => {
+    const doc = await fetchDocument();
+    const table = routeList.filter((r) => !r.hidden);
+    expect(new Set(operations(doc))).toEqual(new Set(table.map((r) => r.name)));
+    for (const route of table) {
+      const statuses = Object.keys(doc.paths[route.path]?.[route.method]?.responses ?? {});
+      const expected = new Set([...Object.keys(route.responses), ...route.errors.map((code) => String(errorCodes[code].status))]);
+      expect(new Set(statuses), route.name).toEqual(expected);
+    }
+    // Per-call x402 payment is not accepted yet: the document does not describe it.
+    expect(Object.keys(doc.components.securitySchemes)).not.toContain("x402");
   });
 });

@@ -21,9 +21,9 @@ const mint = (to: Address) =>
 
 async function audit(name: string) {
   const result = await auditContract(deps, named(name));
-  if (!result.ok) throw new Error(`audit of ${name} failed: ${result.reason}`);
+  if (!result.ok) throw new Error(`audit of ${name} failed: ${result.message}`);
   // Every real answer must match the published schema exactly (strict objects: no missing, no extra field).
-  return AuditResponse.parse(result.audit);
+  return AuditResponse.parse(result.value);
 }
 
 describe("auditContract", () => {
@@ -75,15 +75,15 @@ describe("auditContract", () => {
 
   test("behavior: an address with no code is reported as not a contract, not as an error", async () => {
     const result = await auditContract(deps, "0x000000000000000000000000000000000000bEEF");
-    expect(result.ok && result.audit).toMatchObject({ isContract: false, capabilityRating: "NOT_A_CONTRACT", capabilityScore: null });
+    expect(result.ok && result.value).toMatchObject({ isContract: false, capabilityRating: "NOT_A_CONTRACT", capabilityScore: null });
   });
 
   test("behavior: score agrees with the audit's index", async () => {
     const [a, s] = await Promise.all([audit("transparentProxy"), scoreContract(deps, named("transparentProxy"))]);
-    if (!s.ok) throw new Error(s.reason);
-    ScoreResponse.parse(s.score);
-    expect(s.score.capabilityScore).toBe(a.capabilityScore);
-    expect(s.ok && s.score.deductions.map((d) => d.type).sort()).toEqual(a.score.deductions.map((d) => d.type).sort());
+    if (!s.ok) throw new Error(s.message);
+    ScoreResponse.parse(s.value);
+    expect(s.value.capabilityScore).toBe(a.capabilityScore);
+    expect(s.ok && s.value.deductions.map((d) => d.type).sort()).toEqual(a.score.deductions.map((d) => d.type).sort());
   });
 });
 
@@ -92,8 +92,8 @@ describe("preflightTransaction", () => {
     const owner = manifest.accounts.deployer.address;
     const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("diamond"), data: mint(owner), from: owner });
     const result = await preflightTransaction(deps, request);
-    if (!result.ok) throw new Error(result.reason);
-    const p = TransactionPreflightResponse.parse(result.preflight);
+    if (!result.ok) throw new Error(result.message);
+    const p = TransactionPreflightResponse.parse(result.value);
     expect(p).toMatchObject({
       status: "SUCCESS",
       operation: "TRANSACTION_PREFLIGHT_OBSERVATION",
@@ -152,7 +152,7 @@ describe("preflightTransaction", () => {
     if (!stranger) throw new Error("no test user 11");
     const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("diamond"), data: mint(stranger), from: stranger });
     const result = await preflightTransaction(deps, request);
-    expect(result.ok && result.preflight.simulationObservation.outcome).toBe("REVERTED");
+    expect(result.ok && result.value.simulationObservation.outcome).toBe("REVERTED");
   });
 
   test("behavior: a requested past block is pinned exactly", async () => {
@@ -164,13 +164,13 @@ describe("preflightTransaction", () => {
       blockNumber: head - 1,
     });
     const result = await preflightTransaction(deps, request);
-    expect(result.ok && result.preflight.observationBlock.blockNumber).toBe(head - 1);
+    expect(result.ok && result.value.observationBlock.blockNumber).toBe(head - 1);
   });
 
   test("error: a future block is refused, not guessed", async () => {
     const request = TransactionPreflightRequest.parse({ chainId: 8453, to: named("plainToken"), blockNumber: 10_000_000 });
     const result = await preflightTransaction(deps, request);
-    expect(result).toMatchObject({ ok: false, reason: "REQUESTED_BLOCK_NOT_YET_MINED" });
+    expect(result).toMatchObject({ ok: false, code: "INVALID_BLOCK_NUMBER" });
   });
 
   test("error: the request schema is strict", () => {
@@ -194,15 +194,15 @@ describe("faults through real RPC proxy processes", () => {
     await proxies[0]?.setMode("down");
     const result = await auditContract({ providers: publicProviders(), chainId: 8453 }, named("diamond"));
     await proxies[0]?.setMode("pass");
-    expect(result.ok && result.audit).toMatchObject({ evidenceGrade: true, effectiveTrust: "PUBLIC_QUORUM" });
-    expect(result.ok && result.audit.capabilityScore).not.toBeNull();
+    expect(result.ok && result.value).toMatchObject({ evidenceGrade: true, effectiveTrust: "PUBLIC_QUORUM" });
+    expect(result.ok && result.value.capabilityScore).not.toBeNull();
   });
 
   test("error: providers disagreeing on the block hash give UNVERIFIED with a null score", async () => {
     await proxies[2]?.setMode("alter-hash");
     const result = await auditContract({ providers: publicProviders(), chainId: 8453 }, named("diamond"));
     await proxies[2]?.setMode("pass");
-    expect(result.ok && AuditResponse.parse(result.audit)).toMatchObject({
+    expect(result.ok && AuditResponse.parse(result.value)).toMatchObject({
       capabilityRating: "UNVERIFIED",
       capabilityScore: null,
       evidenceGrade: false,
@@ -214,6 +214,10 @@ describe("faults through real RPC proxy processes", () => {
     await Promise.all(proxies.map((p) => p.setMode("down")));
     const result = await auditContract({ providers: publicProviders(), chainId: 8453 }, named("diamond"));
     await Promise.all(proxies.map((p) => p.setMode("pass")));
-    expect(result).toMatchObject({ ok: false, reason: "NO_PROVIDER_ANSWERED" });
+    expect(result).toMatchObject({
+      ok: false,
+      code: "DATA_SOURCE_UNAVAILABLE",
+      details: { observationBlock: { reason: "NO_PROVIDER_ANSWERED" } },
+    });
   });
 });

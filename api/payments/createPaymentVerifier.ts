@@ -2,12 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { chainHead, payment } from "../../ponder.schema";
 import type { RpcProvider } from "../chain/providers";
-import { ApiError } from "../errors";
+import { failure, type Result, success } from "../errors";
 import type { IndexDb } from "../indexDb";
+import { requiredConfirmations } from "./confirmations";
 import { type PaymentTransaction, readPaymentTransaction } from "./readPaymentTransaction";
-
-/** Blocks that must be built on a payment's block before it redeems (head - payment block). */
-export const requiredConfirmations = 3;
 
 /** What one purchase intent asks to be paid, frozen at its creation. */
 export type ExpectedPayment = {
@@ -20,7 +18,7 @@ export type ExpectedPayment = {
 
 export type VerifiedPayment = { asset: "USDC" | "ETH"; amount: bigint };
 
-export type PaymentVerdict = { ok: true; payment: VerifiedPayment } | { ok: false; error: ApiError };
+export type PaymentVerdict = Result<VerifiedPayment>;
 
 export type PaymentVerifier = { verify(expected: ExpectedPayment, txHash: Hex): Promise<PaymentVerdict> };
 
@@ -54,21 +52,21 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
         indexDb.select().from(chainHead).where(eq(chainHead.chainId, chainId)),
       ]);
       if (read.status === "UNAVAILABLE") {
-        return refuse(503, "DATA_SOURCE_UNAVAILABLE", `the transaction cannot be read at evidence grade now (${read.reason}); retry later`);
+        return failure("DATA_SOURCE_UNAVAILABLE", `the transaction cannot be read at evidence grade now (${read.reason}); retry later`);
       }
       if (read.status === "NOT_FOUND") {
-        return refuse(400, "PAYMENT_NOT_FOUND", "no mined transaction has this hash (yet); retry once it is mined", { retryable: true });
+        return failure("PAYMENT_NOT_FOUND", "no mined transaction has this hash (yet); retry once it is mined");
       }
       const tx = read.transaction;
       if (tx.from !== expected.wallet.toLowerCase()) {
-        return refuse(400, "PAYMENT_SENDER_MISMATCH", "the transaction was not sent by the intent's wallet");
+        return failure("PAYMENT_SENDER_MISMATCH", "the transaction was not sent by the intent's wallet");
       }
       const transfers = rows.filter((r) => r.to.toLowerCase() === payout);
       if (transfers.length > 0) return verifyUsdc(expected, tx, transfers, heads[0]?.number);
       if (tx.to === usdc.toLowerCase()) {
-        return refuse(400, "PAYMENT_NOT_INDEXED", "this USDC transfer is not indexed yet; retry in a few seconds", { retryable: true });
+        return failure("PAYMENT_NOT_INDEXED", "this USDC transfer is not indexed yet; retry in a few seconds");
       }
-      if (tx.to !== payout) return refuse(400, "PAYMENT_NOT_FOUND", "the transaction pays neither USDC nor ETH to the payout address");
+      if (tx.to !== payout) return failure("PAYMENT_NOT_FOUND", "the transaction pays neither USDC nor ETH to the payout address");
       return verifyEth(expected, tx);
     },
   };
@@ -78,18 +76,16 @@ type PaymentRow = typeof payment.$inferSelect;
 
 function verifyUsdc(expected: ExpectedPayment, tx: PaymentTransaction, transfers: PaymentRow[], head: bigint | undefined): PaymentVerdict {
   const fromWallet = transfers.filter((t) => t.from.toLowerCase() === expected.wallet.toLowerCase());
-  if (fromWallet.length === 0) return refuse(400, "PAYMENT_SENDER_MISMATCH", "the USDC was not transferred from the intent's wallet");
+  if (fromWallet.length === 0) return failure("PAYMENT_SENDER_MISMATCH", "the USDC was not transferred from the intent's wallet");
   const exact = fromWallet.find((t) => t.amount === expected.amountUsdc);
   if (!exact) {
-    return refuse(400, "PAYMENT_AMOUNT_MISMATCH", "the USDC amount is not the intent's exact amount", {
+    return failure("PAYMENT_AMOUNT_MISMATCH", "the USDC amount is not the intent's exact amount", {
       expected: expected.amountUsdc.toString(),
       received: fromWallet.map((t) => t.amount.toString()),
     });
   }
   if (exact.blockHash.toLowerCase() !== tx.blockHash) {
-    return refuse(400, "PAYMENT_NOT_FINAL", "the indexed transfer is in a block the chain no longer has; retry shortly", {
-      retryable: true,
-    });
+    return failure("PAYMENT_NOT_FINAL", "the indexed transfer is in a block the chain no longer has; retry shortly");
   }
   const confirmations = head === undefined ? 0 : Math.max(0, Number(head - exact.blockNumber));
   return settle(expected, { asset: "USDC", amount: exact.amount }, confirmations, Number(exact.timestamp));
@@ -97,36 +93,28 @@ function verifyUsdc(expected: ExpectedPayment, tx: PaymentTransaction, transfers
 
 function verifyEth(expected: ExpectedPayment, tx: PaymentTransaction): PaymentVerdict {
   if (expected.amountWei === null) {
-    return refuse(400, "ETH_NOT_OFFERED", "this intent has no ETH amount (no live quote when it was created); pay in USDC");
+    return failure("ETH_NOT_OFFERED", "this intent has no ETH amount (no live quote when it was created); pay in USDC");
   }
-  if (!tx.succeeded) return refuse(400, "PAYMENT_FAILED", "the transaction reverted");
+  if (!tx.succeeded) return failure("PAYMENT_FAILED", "the transaction reverted");
   if (tx.value !== expected.amountWei) {
-    return refuse(400, "PAYMENT_AMOUNT_MISMATCH", "the ETH value is not the intent's exact amount", {
+    return failure("PAYMENT_AMOUNT_MISMATCH", "the ETH value is not the intent's exact amount", {
       expected: expected.amountWei.toString(),
       received: [tx.value.toString()],
     });
   }
-  if (!tx.canonical)
-    return refuse(400, "PAYMENT_NOT_FINAL", "the transaction's block is not canonical at the pinned head; retry shortly", {
-      retryable: true,
-    });
+  if (!tx.canonical) return failure("PAYMENT_NOT_FINAL", "the transaction's block is not canonical at the pinned head; retry shortly");
   return settle(expected, { asset: "ETH", amount: tx.value }, tx.confirmations, tx.blockTimestamp);
 }
 
 function settle(expected: ExpectedPayment, paid: VerifiedPayment, confirmations: number, blockTimestamp: number): PaymentVerdict {
   if (confirmations < requiredConfirmations) {
-    return refuse(400, "PAYMENT_NOT_FINAL", `the payment has ${confirmations} of ${requiredConfirmations} confirmations; retry shortly`, {
+    return failure("PAYMENT_NOT_FINAL", `the payment has ${confirmations} of ${requiredConfirmations} confirmations; retry shortly`, {
       confirmations,
       required: requiredConfirmations,
-      retryable: true,
     });
   }
   if (blockTimestamp * 1000 > expected.expiresAt.getTime()) {
-    return refuse(400, "INTENT_EXPIRED", "the payment was mined after the intent expired; create a new intent (a refund is not automatic)");
+    return failure("INTENT_EXPIRED", "the payment was mined after the intent expired; create a new intent (a refund is not automatic)");
   }
-  return { ok: true, payment: paid };
-}
-
-function refuse(status: 400 | 503, code: string, message: string, extra?: Record<string, unknown>): PaymentVerdict {
-  return { ok: false, error: new ApiError(status, code, message, extra) };
+  return success(paid);
 }

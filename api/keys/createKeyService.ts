@@ -1,9 +1,9 @@
 import { getAddress } from "viem";
+import type { CreditService } from "../access/createCreditService";
 import { countDaily } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
 import { findKeyBySecretHash, type KeyInfo, revokeKey } from "../store/keyQueries";
 import { apiKeyPattern } from "./apiKeyFormat";
-import type { CreditService } from "./createCreditService";
 import type { KeyHasher } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
 import { entitlementsOf } from "./toIssuedKey";

@@ -1,23 +1,20 @@
 import type { Address, Hex } from "viem";
-import { ApiError } from "../errors";
+import { type Failure, failure, type Result, success } from "../errors";
+import type { EthQuote, EthQuoteValue } from "../market/EthQuote";
+import { requiredConfirmations } from "../payments/confirmations";
+import type { PaymentVerifier } from "../payments/createPaymentVerifier";
 import { countDaily } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
-import { consumeIntent, findIntent, insertIntent } from "../store/intentQueries";
 import { extendKey, insertKey, type KeyInfo } from "../store/keyQueries";
 import { insertRedemption, isRedeemed } from "../store/redemptionQueries";
 import { generateId, type KeyEnvironment } from "./apiKeyFormat";
-import { checkChallenge } from "./checkChallenge";
+import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import type { KeyHasher } from "./createKeyHasher";
-import { type PaymentVerifier, requiredConfirmations } from "./createPaymentVerifier";
 import type { WalletVerifier } from "./createWalletVerifier";
-import type { EthQuote, EthQuoteValue } from "./EthQuote";
 import { purchaseMessage } from "./intentMessage";
-import { intentTtlMs } from "./intentTtl";
 import { mintKeySecret } from "./mintKeySecret";
 import { type DurationDays, formatUsd, type PaidTier, priceUsdc, usdcDecimals } from "./planCatalogue";
-import { failure, type Result, success } from "./Result";
 import type { IssuedKey, PurchaseIntent } from "./records";
-import { refusableTransaction } from "./refusableTransaction";
 import { toIssuedKey } from "./toIssuedKey";
 
 export type PurchaseRequest = {
@@ -28,9 +25,12 @@ export type PurchaseRequest = {
   renew: { key: KeyInfo; expired: boolean } | null;
 };
 
+/** PurchaseIntent as the service answers it (the route adds `claimWith`). */
+export type PurchaseIntentOffer = Omit<PurchaseIntent, "claimWith">;
+
 export type PurchaseService = {
   /** Freezes the price (USDC, and wei when a live quote exists), duration and renewal target for 15 minutes. */
-  createIntent(request: PurchaseRequest): Promise<Result<PurchaseIntent>>;
+  createIntent(request: PurchaseRequest): Promise<Result<PurchaseIntentOffer>>;
   /** Redeems a confirmed payment for an intent: a new key, or the renewal target's expiry extended. */
   claim(p: { intentId: string; signature: Hex; txHash: Hex }): Promise<Result<IssuedKey>>;
 };
@@ -52,46 +52,31 @@ const dayMs = 86_400_000;
 
 export function createPurchaseService(deps: CreatePurchaseServiceParameters): PurchaseService {
   const { db, wallets, payments, payTo, ethQuote, hash, environment, clock } = deps;
-  const unavailable = () =>
-    new ApiError(503, "PAYMENTS_UNAVAILABLE", "no payout address is configured (PAYOUT_ADDRESS); purchases are unavailable");
+  const unavailable = failure("PAYMENTS_UNAVAILABLE", "no payout address is configured (PAYOUT_ADDRESS); purchases are unavailable");
 
   return {
     async createIntent({ tier, userWallet, durationDays, renew }) {
-      if (!payTo) return failure(unavailable());
+      if (!payTo) return unavailable;
       if (renew) {
         const refusal = renewalRefusal(renew, tier, userWallet);
-        if (refusal) return failure(refusal);
+        if (refusal) return refusal;
       }
       const quote = await ethQuote.weiPerUsd().catch(() => null);
       const amountUsdc = priceUsdc(tier, durationDays);
       const amountWei = quote ? weiFor(amountUsdc, quote) : null;
-      const createdAt = clock();
-      const fields = { intentId: generateId("int"), wallet: userWallet, createdAt, expiresAt: new Date(createdAt.getTime() + intentTtlMs) };
       const renewKeyId = renew?.key.id ?? null;
-      const message = purchaseMessage(fields, { tier, durationDays, amountUsdc, amountWei, payTo, renewKeyId });
-      await insertIntent(db, {
-        id: fields.intentId,
+      const challenge: IssuedChallenge = await issueChallenge(db, {
         kind: "PURCHASE",
-        wallet: userWallet.toLowerCase(),
-        message,
-        createdAt,
-        expiresAt: fields.expiresAt,
-        tier,
-        durationDays,
-        amountUsdc,
-        amountWei,
-        targetKeyId: renewKeyId,
+        wallet: userWallet,
+        now: clock(),
+        message: (fields) => purchaseMessage(fields, { tier, durationDays, amountUsdc, amountWei, payTo, renewKeyId }),
+        terms: { tier, durationDays, amountUsdc, amountWei, targetKeyId: renewKeyId },
       });
       return success({
         status: "INTENT_CREATED",
         intent: {
           kind: "PURCHASE",
-          intentId: fields.intentId,
-          userWallet,
-          messageToSign: message,
-          signatureMethod: "personal_sign",
-          createdAt: createdAt.toISOString(),
-          expiresAt: fields.expiresAt.toISOString(),
+          ...challenge,
           tier,
           durationDays,
           renewKeyId,
@@ -105,24 +90,26 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
               ? { amountWei: amountWei.toString(), weiPerUsd: quote.wei.toString(), quotedAt: quote.observedAt, quoteSource: quote.source }
               : null,
         },
-        claimWith: "POST /v1/subscribe/crypto",
       });
     },
 
     async claim({ intentId, signature, txHash }) {
-      if (!payments) return failure(unavailable());
+      if (!payments) return unavailable;
       const paidBy = txHash.toLowerCase() as Hex;
-      if (await isRedeemed(db, paidBy)) return failure(alreadyRedeemed());
+      // The intent and its signature first: whether a payment was redeemed is told only to its payer.
       const checked = await checkChallenge({
-        intent: await findIntent(db, intentId, "PURCHASE"),
-        signature,
+        db,
         wallets,
+        kind: "PURCHASE",
+        intentId,
+        signature,
         now: clock(),
         consumed: intentUsed,
-        badSignatureStatus: 400,
+        badSignature: "INTENT_SIGNATURE_INVALID",
         enforceExpiry: false,
       });
-      if (!checked.ok) return failure(checked.error);
+      if (!checked.ok) return checked;
+      if (await isRedeemed(db, paidBy)) return alreadyRedeemed;
       const intent = checked.value;
       const { tier, durationDays, amountUsdc } = intent;
       if (!tier || !durationDays || amountUsdc === null) throw new Error(`purchase intent ${intent.id} has no frozen terms`);
@@ -130,12 +117,11 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
         { wallet: intent.wallet, amountUsdc, amountWei: intent.amountWei, expiresAt: intent.expiresAt },
         paidBy,
       );
-      if (!verdict.ok) return failure(verdict.error);
-      const paid = verdict.payment;
+      if (!verdict.ok) return verdict;
+      const paid = verdict.value;
       const now = clock();
       const secret = mintKeySecret(hash, environment);
-      const outcome = await refusableTransaction(db, async (tx) => {
-        if (!(await consumeIntent(tx, intent.id, now))) return intentUsed();
+      const outcome = await consumeChallenge(db, { intentId: intent.id, now, consumed: intentUsed }, async (tx) => {
         const renewed = intent.targetKeyId ? await extendKey(tx, { keyId: intent.targetKeyId, tier, days: durationDays, now }) : undefined;
         // A renewal target revoked since the intent still gets what was paid for: a new key.
         const key =
@@ -158,7 +144,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
           amount: paid.amount,
           redeemedAt: now,
         });
-        if (!redeemed) return alreadyRedeemed();
+        if (!redeemed) return alreadyRedeemed;
         await countDaily(tx, renewed ? "KEY_RENEWED" : "PAID_KEY_ISSUED", now);
         return { key, renewed: renewed !== undefined };
       });
@@ -173,15 +159,12 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
 }
 
 /** Why a presented key cannot be renewed by this purchase, if it cannot. */
-function renewalRefusal(renew: { key: KeyInfo; expired: boolean }, tier: PaidTier, wallet: Address): ApiError | null {
+function renewalRefusal(renew: { key: KeyInfo; expired: boolean }, tier: PaidTier, wallet: Address): Failure | null {
   const { key } = renew;
-  if (key.tier === "FREE") return new ApiError(400, "RENEWAL_TARGET_INVALID", "a free key cannot be renewed; buy a paid key");
-  if (renew.expired)
-    return new ApiError(400, "RENEWAL_TARGET_INVALID", "only an active key can be renewed; this one has expired, buy a new key");
-  if (key.tier !== tier)
-    return new ApiError(400, "RENEWAL_TARGET_INVALID", `the presented key is ${key.tier}; changing tier needs a new key`);
-  if (key.wallet !== wallet.toLowerCase())
-    return new ApiError(400, "RENEWAL_TARGET_INVALID", "the presented key belongs to another wallet");
+  if (key.tier === "FREE") return failure("RENEWAL_TARGET_INVALID", "a free key cannot be renewed; buy a paid key");
+  if (renew.expired) return failure("RENEWAL_TARGET_INVALID", "only an active key can be renewed; this one has expired, buy a new key");
+  if (key.tier !== tier) return failure("RENEWAL_TARGET_INVALID", `the presented key is ${key.tier}; changing tier needs a new key`);
+  if (key.wallet !== wallet.toLowerCase()) return failure("RENEWAL_TARGET_INVALID", "the presented key belongs to another wallet");
   return null;
 }
 
@@ -191,10 +174,6 @@ function weiFor(usdcUnits: bigint, quote: EthQuoteValue): bigint {
   return (usdcUnits * quote.wei + scale - 1n) / scale;
 }
 
-function intentUsed() {
-  return new ApiError(400, "INTENT_ALREADY_USED", "this intent has already been redeemed");
-}
+const intentUsed = failure("INTENT_ALREADY_USED", "this intent has already been redeemed");
 
-function alreadyRedeemed() {
-  return new ApiError(400, "TX_ALREADY_REDEEMED", "this transaction has already been redeemed (a txHash redeems once)");
-}
+const alreadyRedeemed = failure("TX_ALREADY_REDEEMED", "this transaction has already been redeemed (a txHash redeems once)");

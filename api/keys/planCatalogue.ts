@@ -39,27 +39,6 @@ export function priceUsdc(tier: PaidTier, durationDays: DurationDays): bigint {
   return (monthlyUsdc[tier] * durationMultipleTenths[durationDays]) / 10n;
 }
 
-/** Credits each protected route costs an API key per successful answer. */
-export const routeCredits = [
-  { route: "POST /v1/transaction/preflight", credits: 1 },
-  { route: "GET /v1/audit/{address}", credits: 1 },
-  { route: "GET /v1/security/score/{address}", credits: 1 },
-  { route: "GET /v1/gas/fees", credits: 1 },
-  { route: "GET /v1/dex/metrics", credits: 1 },
-  { route: "GET /v1/token/price/{symbol}", credits: 1 },
-  { route: "GET /v1/whales/signals", credits: 1 },
-] as const;
-
-/** Per-call x402 prices in USD (paid in USDC on Base) of the payable routes. */
-export const x402PricesUsd = [
-  { route: "GET /v1/audit/{address}", priceUsd: 0.02 },
-  { route: "GET /v1/security/score/{address}", priceUsd: 0.02 },
-  { route: "GET /v1/gas/fees", priceUsd: 0.005 },
-  { route: "GET /v1/dex/metrics", priceUsd: 0.01 },
-  { route: "GET /v1/token/price/{symbol}", priceUsd: 0.005 },
-  { route: "GET /v1/whales/signals", priceUsd: 0.02 },
-] as const;
-
 /** Exact decimal text of USDC base units in USD ("132300000" -> "132.30"). */
 export function formatUsd(units: bigint): string {
   const cents = units / 10_000n;

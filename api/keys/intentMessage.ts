@@ -2,7 +2,7 @@ import { type Address, formatEther, getAddress } from "viem";
 import { type DurationDays, formatUsd, type PaidTier } from "./planCatalogue";
 
 /** What every challenge names: who signs, which intent, and until when. */
-type ChallengeFields = { intentId: string; wallet: Address; createdAt: Date; expiresAt: Date };
+export type ChallengeFields = { intentId: string; wallet: Address; createdAt: Date; expiresAt: Date };
 
 /** The free-key claim text the wallet signs with personal_sign. */
 export function freeKeyMessage(f: ChallengeFields): string {

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { KeyService } from "../keys/createKeyService";
+import type { KeyInfo } from "../store/keyQueries";
+import type { CreditService } from "./createCreditService";
+import type { RateLimits } from "./createRateLimits";
+
+/** Who a protected request is served for. */
+export type Principal =
+  | { kind: "apiKey"; keyId: string; key: KeyInfo }
+  | { kind: "gateway"; user: string | null; subscription: string | null; host: string | null };
+
+/** Hono environment of routes behind the access middleware: `c.get("principal")`. */
+export type AccessEnv = { Variables: { principal: Principal } };
+
+/** What every access middleware reads: the key and credit services, the rate limits and the store's readiness. */
+export type AccessOptions = {
+  keys: KeyService;
+  credits: CreditService;
+  rateLimits: RateLimits;
+  /** The rate-limit bucket of an unauthenticated request. */
+  clientBucket: (c: Context) => string;
+  /** SHA-256 digest (hex) of the gateway's proxy secret; undefined: gateway access is off. */
+  gatewayProxySecretSha256: string | undefined;
+  /** Settles when the app store is migrated; requests wait for it (a failure is 503). */
+  storeReady: Promise<void>;
+  clock: () => Date;
+};

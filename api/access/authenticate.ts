@@ -1,0 +1,65 @@
+import type { Context } from "hono";
+import { ApiError } from "../errors";
+import type { KeyInfo } from "../store/keyQueries";
+import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { RateScope } from "./createRateLimits";
+import { readCredential } from "./readCredential";
+
+/** Waits for the app store's migrations; 503 PERSISTENCE_UNAVAILABLE when it cannot be opened. */
+export async function awaitStore(storeReady: Promise<void>): Promise<void> {
+  await storeReady.catch(() => {
+    throw new ApiError("PERSISTENCE_UNAVAILABLE", "the key store is unavailable; retry later");
+  });
+}
+
+/** Takes one request from `id`'s per-minute budget in `scope`, or refuses with 429 and Retry-After. */
+export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "rateLimits">, scope: RateScope, id: string) {
+  const decision = await opts.rateLimits.consume(scope, id);
+  if (!decision.ok) {
+    throw new ApiError(
+      "RATE_LIMITED",
+      `too many requests; retry in ${decision.retryAfterSeconds} s`,
+      {},
+      { "Retry-After": String(decision.retryAfterSeconds), "X-RateLimit-Remaining": "0" },
+    );
+  }
+  c.header("X-RateLimit-Remaining", String(decision.remaining));
+}
+
+export const conflictingCredentials = () =>
+  new ApiError("CONFLICTING_CREDENTIALS", "x-api-key and Authorization: Bearer carry different keys; send one");
+
+/** The API key the request presents, authenticated (expired keys included), or a 401. */
+export async function presentedKey(c: Context, opts: Pick<AccessOptions, "keys" | "storeReady">) {
+  const credential = readCredential(c);
+  if (credential.kind === "conflicting") throw conflictingCredentials();
+  if (credential.kind !== "apiKey") {
+    throw new ApiError(
+      "API_KEY_REQUIRED",
+      "this route needs an API key in x-api-key or Authorization: Bearer (x402 payment cannot be used here)",
+    );
+  }
+  await awaitStore(opts.storeReady);
+  const auth = await opts.keys.authenticate(credential.rawKey);
+  if (!auth.ok) {
+    throw auth.reason === "REVOKED"
+      ? new ApiError("API_KEY_REVOKED", "this API key was revoked")
+      : new ApiError("INVALID_API_KEY", "the API key is not valid");
+  }
+  return auth;
+}
+
+/** Authenticates the presented API key, applies its tier's rate limit, and sets the principal. */
+export async function authenticateKey(
+  c: Context<AccessEnv>,
+  opts: Pick<AccessOptions, "keys" | "storeReady" | "rateLimits">,
+  { allowExpired }: { allowExpired: boolean },
+): Promise<KeyInfo> {
+  const auth = await presentedKey(c, opts);
+  await consumeRateLimit(c, opts, auth.key.tier, auth.key.id);
+  if (auth.expired && !allowExpired) {
+    throw new ApiError("API_KEY_EXPIRED", "this API key has expired; renew it with a purchase intent (renewExistingKey) or buy a new one");
+  }
+  c.set("principal", { kind: "apiKey", keyId: auth.key.id, key: auth.key });
+  return auth.key;
+}

@@ -1,0 +1,57 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../errors";
+import type { CreditBalance } from "../keys/records";
+import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import { awaitStore } from "./authenticate";
+import { spendableNow } from "./createCreditService";
+
+export type ChargeCreditsOptions = Pick<AccessOptions, "credits" | "storeReady" | "clock"> & {
+  /** Credits one successful answer costs. */
+  cost: number;
+};
+
+/**
+ * Meters an API key's credits, the same way on every metered route: refuses before any work when the
+ * key cannot pay for one more answer, and charges `cost` atomically only once a 2xx answer is ready
+ * (a refused charge, lost to a concurrent call, replaces the answer with its 402/429). The
+ * marketplace gateway meters its own users: nothing is charged here.
+ */
+export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<AccessEnv> {
+  const { credits, cost } = opts;
+  return async function chargeCredits(c, next) {
+    const principal = c.get("principal");
+    if (principal.kind !== "apiKey") return next();
+    await awaitStore(opts.storeReady);
+    const balance = await credits.balance(principal.key);
+    c.header("X-Credits-Remaining", String(spendableNow(balance)));
+    if (spendableNow(balance) < cost) throw creditRefusal(balance, cost, opts.clock());
+    await next();
+    if (c.res.status < 200 || c.res.status >= 300) return;
+    const outcome = await credits.charge(principal.key, cost);
+    if (!outcome.ok) {
+      const refusal = creditRefusal(outcome.balance, cost, opts.clock());
+      c.res = c.json(refusal.body(), refusal.status, refusal.headers);
+      return;
+    }
+    c.res.headers.set("X-Credits-Remaining", String(spendableNow(outcome.balance)));
+  };
+}
+
+/** 402 when the cycle's allowance is spent; 429 until the next UTC day when only a free key's daily cap is. */
+function creditRefusal(balance: CreditBalance, cost: number, now: Date): ApiError {
+  if (balance.remaining >= cost && balance.daily && balance.daily.remaining < cost) {
+    const retryAfter = Math.max(1, Math.ceil((Date.parse(balance.daily.resetsAt) - now.getTime()) / 1000));
+    return new ApiError(
+      "DAILY_LIMIT_REACHED",
+      `this free key's ${balance.daily.limit} decisions for today are used; they renew at ${balance.daily.resetsAt}`,
+      { resetsAt: balance.daily.resetsAt },
+      { "Retry-After": String(retryAfter), "X-Credits-Remaining": "0" },
+    );
+  }
+  return new ApiError(
+    "CREDITS_EXHAUSTED",
+    `this key's ${balance.allowance} credits for the cycle ending ${balance.cycleEndsAt} are used; upgrade, or wait for the next cycle`,
+    { cycleEndsAt: balance.cycleEndsAt },
+    { "X-Credits-Remaining": "0" },
+  );
+}

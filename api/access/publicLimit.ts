@@ -1,0 +1,13 @@
+import type { MiddlewareHandler } from "hono";
+import type { AccessOptions } from "./AccessOptions";
+import { consumeRateLimit } from "./authenticate";
+
+export type PublicLimitOptions = Pick<AccessOptions, "rateLimits" | "clientBucket">;
+
+/** Per-minute limit of unauthenticated routes, per client address (hashed, in memory): 429 with Retry-After beyond it. */
+export function publicLimit(opts: PublicLimitOptions): MiddlewareHandler {
+  return async function publicLimit(c, next) {
+    await consumeRateLimit(c, opts, "PUBLIC", opts.clientBucket(c));
+    await next();
+  };
+}

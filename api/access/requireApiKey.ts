@@ -1,0 +1,16 @@
+import type { MiddlewareHandler } from "hono";
+import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import { authenticateKey } from "./authenticate";
+
+export type RequireApiKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits"> & {
+  /** Let an expired (not revoked) key through: keys/self and revoke serve it. */
+  allowExpired?: boolean;
+};
+
+/** An API key is required (x402 and the gateway cannot be used); no key, or a revoked or unknown one, is 401. */
+export function requireApiKey({ allowExpired = true, ...opts }: RequireApiKeyOptions): MiddlewareHandler<AccessEnv> {
+  return async function requireApiKey(c, next) {
+    await authenticateKey(c, opts, { allowExpired });
+    await next();
+  };
+}

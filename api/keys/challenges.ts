@@ -1,0 +1,105 @@
+import type { Address, Hex } from "viem";
+import { type Failure, failure, type Result, success } from "../errors";
+import type { AppDb } from "../store/createAppStore";
+import { consumeIntent, findIntent, type IntentRecord, insertIntent, type NewIntent } from "../store/intentQueries";
+import { generateId } from "./apiKeyFormat";
+import type { WalletVerifier } from "./createWalletVerifier";
+import type { ChallengeFields } from "./intentMessage";
+import { intentTtlMs } from "./intentTtl";
+import { refusableTransaction } from "./refusableTransaction";
+
+/** The signed-challenge part every intent record shares (IntentEnvelope, RecoveryIntent, PurchaseIntent). */
+export type IssuedChallenge = {
+  intentId: string;
+  userWallet: Address;
+  messageToSign: string;
+  signatureMethod: "personal_sign";
+  createdAt: string;
+  expiresAt: string;
+};
+
+export type IssueChallengeParameters = {
+  kind: IntentRecord["kind"];
+  wallet: Address;
+  now: Date;
+  /** The text the wallet signs, naming every field of the challenge. */
+  message: (fields: ChallengeFields) => string;
+  /** Frozen terms stored with the intent (purchase terms, recovery target). */
+  terms?: Partial<NewIntent>;
+};
+
+/** Stores a new intent valid 15 minutes and answers the challenge the wallet signs. */
+export async function issueChallenge(db: AppDb, p: IssueChallengeParameters): Promise<IssuedChallenge> {
+  const fields: ChallengeFields = {
+    intentId: generateId("int"),
+    wallet: p.wallet,
+    createdAt: p.now,
+    expiresAt: new Date(p.now.getTime() + intentTtlMs),
+  };
+  const message = p.message(fields);
+  await insertIntent(db, {
+    ...p.terms,
+    id: fields.intentId,
+    kind: p.kind,
+    wallet: p.wallet.toLowerCase(),
+    message,
+    createdAt: fields.createdAt,
+    expiresAt: fields.expiresAt,
+  });
+  return {
+    intentId: fields.intentId,
+    userWallet: p.wallet,
+    messageToSign: message,
+    signatureMethod: "personal_sign",
+    createdAt: fields.createdAt.toISOString(),
+    expiresAt: fields.expiresAt.toISOString(),
+  };
+}
+
+/** An intent whose wallet signed its message. */
+export type SignedIntent = IntentRecord & { wallet: Address };
+
+export type CheckChallengeParameters = {
+  db: AppDb;
+  wallets: WalletVerifier;
+  kind: IntentRecord["kind"];
+  intentId: string;
+  signature: Hex;
+  now: Date;
+  /** The answer for an intent already consumed. */
+  consumed: Failure;
+  /** Key claims answer 401 SIGNATURE_INVALID; purchase claims 400 INTENT_SIGNATURE_INVALID (a failed intent check). */
+  badSignature: "SIGNATURE_INVALID" | "INTENT_SIGNATURE_INVALID";
+  /** False for purchases: their expiry bounds the payment's block time, not the claim. */
+  enforceExpiry?: boolean;
+};
+
+/** The checks every claim starts with: the intent exists, is unconsumed and unexpired, and its wallet signed it. */
+export async function checkChallenge(p: CheckChallengeParameters): Promise<Result<SignedIntent>> {
+  const intent = await findIntent(p.db, p.intentId, p.kind);
+  if (!intent) return failure("INTENT_NOT_FOUND", "no intent of this kind has this intentId");
+  if (intent.consumedAt) return p.consumed;
+  if ((p.enforceExpiry ?? true) && intent.expiresAt <= p.now) {
+    return failure("INTENT_EXPIRED", "the intent expired (15 minutes); request a new one");
+  }
+  const proof = await p.wallets.verify({ address: intent.wallet as Address, message: intent.message, signature: p.signature });
+  if (proof.status === "UNAVAILABLE") {
+    return failure("DATA_SOURCE_UNAVAILABLE", `the signature cannot be checked at evidence grade now (${proof.reason}); retry later`);
+  }
+  if (proof.status === "INVALID") {
+    return failure(p.badSignature, "the signature is not the intent wallet's personal_sign of messageToSign");
+  }
+  return success(intent as SignedIntent);
+}
+
+/**
+ * Consumes the intent and runs `work` in the same transaction: one caller wins under any concurrency,
+ * and a refusal from `work` (or the intent already consumed) rolls both back.
+ */
+export function consumeChallenge<T>(
+  db: AppDb,
+  p: { intentId: string; now: Date; consumed: Failure },
+  work: (tx: AppDb) => Promise<T | Failure>,
+): Promise<Result<T>> {
+  return refusableTransaction(db, async (tx) => ((await consumeIntent(tx, p.intentId, p.now)) ? work(tx) : p.consumed));
+}

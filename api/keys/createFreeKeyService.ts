@@ -1,0 +1,72 @@
+import type { Address, Hex } from "viem";
+import { failure, type Result, success } from "../errors";
+import { countDaily } from "../store/countDaily";
+import type { AppDb } from "../store/createAppStore";
+import { insertKey } from "../store/keyQueries";
+import { generateId, type KeyEnvironment } from "./apiKeyFormat";
+import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
+import type { KeyHasher } from "./createKeyHasher";
+import type { WalletVerifier } from "./createWalletVerifier";
+import { freeKeyMessage } from "./intentMessage";
+import { mintKeySecret } from "./mintKeySecret";
+import type { IssuedKey } from "./records";
+import { toIssuedKey } from "./toIssuedKey";
+
+export type FreeKeyChallenge = { status: "CHALLENGE_ISSUED"; intent: IssuedChallenge & { kind: "FREE_KEY" } };
+
+export type FreeKeyService = {
+  /** A challenge for `wallet` to sign (issued whether or not the wallet already holds a free key). */
+  challenge(wallet: Address): Promise<FreeKeyChallenge>;
+  /** Issues the wallet's one free key for a valid signature over its challenge. */
+  claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
+};
+
+export type CreateFreeKeyServiceParameters = {
+  db: AppDb;
+  wallets: WalletVerifier;
+  hash: KeyHasher;
+  environment: KeyEnvironment;
+  clock: () => Date;
+};
+
+const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
+
+export function createFreeKeyService({ db, wallets, hash, environment, clock }: CreateFreeKeyServiceParameters): FreeKeyService {
+  return {
+    async challenge(wallet) {
+      const challenge = await issueChallenge(db, { kind: "FREE", wallet, now: clock(), message: freeKeyMessage });
+      return { status: "CHALLENGE_ISSUED", intent: { kind: "FREE_KEY", ...challenge } };
+    },
+
+    async claim({ intentId, signature }) {
+      const checked = await checkChallenge({
+        db,
+        wallets,
+        kind: "FREE",
+        intentId,
+        signature,
+        now: clock(),
+        consumed: freeKeyExists,
+        badSignature: "SIGNATURE_INVALID",
+      });
+      if (!checked.ok) return checked;
+      const now = clock();
+      const secret = mintKeySecret(hash, environment);
+      const issued = await consumeChallenge(db, { intentId, now, consumed: freeKeyExists }, async (tx) => {
+        const key = await insertKey(tx, {
+          id: generateId("key"),
+          secretHash: secret.hash,
+          tier: "FREE",
+          wallet: checked.value.wallet,
+          issuedAt: now,
+          expiresAt: null,
+          cycleAnchor: now,
+        });
+        if (!key) return freeKeyExists;
+        await countDaily(tx, "FREE_KEY_ISSUED", now);
+        return key;
+      });
+      return issued.ok ? success(toIssuedKey(issued.value, { status: "ISSUED", rawKey: secret.raw })) : issued;
+    },
+  };
+}

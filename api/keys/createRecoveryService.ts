@@ -1,0 +1,84 @@
+import type { Address, Hex } from "viem";
+import { failure, type Result, success } from "../errors";
+import { countDaily } from "../store/countDaily";
+import type { AppDb } from "../store/createAppStore";
+import { findRecoverableKey, rotateKeySecret } from "../store/keyQueries";
+import type { KeyEnvironment } from "./apiKeyFormat";
+import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
+import type { KeyHasher } from "./createKeyHasher";
+import type { WalletVerifier } from "./createWalletVerifier";
+import { recoveryMessage } from "./intentMessage";
+import { mintKeySecret } from "./mintKeySecret";
+import type { IssuedKey } from "./records";
+import { toIssuedKey } from "./toIssuedKey";
+
+export type RecoveryChallenge = { status: "CHALLENGE_ISSUED"; intent: IssuedChallenge & { kind: "RECOVERY" } };
+
+export type RecoveryService = {
+  /**
+   * A challenge for `wallet`, real or decoy: the same queries, the same row written and the same
+   * envelope whether or not the wallet holds a recoverable key.
+   */
+  challenge(p: { wallet: Address; txHash: Hex | null }): Promise<RecoveryChallenge>;
+  /** Revokes the target's secret and issues its replacement in one statement; tier and expiry are kept. */
+  claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
+};
+
+export type CreateRecoveryServiceParameters = {
+  db: AppDb;
+  wallets: WalletVerifier;
+  hash: KeyHasher;
+  environment: KeyEnvironment;
+  clock: () => Date;
+};
+
+const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
+
+export function createRecoveryService({ db, wallets, hash, environment, clock }: CreateRecoveryServiceParameters): RecoveryService {
+  return {
+    async challenge({ wallet, txHash }) {
+      const now = clock();
+      const target = await findRecoverableKey(db, { wallet: wallet.toLowerCase(), txHash: txHash?.toLowerCase() ?? null, now });
+      const challenge = await issueChallenge(db, {
+        kind: "RECOVERY",
+        wallet,
+        now,
+        message: recoveryMessage,
+        terms: { targetKeyId: target?.id ?? null, targetSecretVersion: target?.secretVersion ?? null },
+      });
+      return { status: "CHALLENGE_ISSUED", intent: { kind: "RECOVERY", ...challenge } };
+    },
+
+    async claim({ intentId, signature }) {
+      const checked = await checkChallenge({
+        db,
+        wallets,
+        kind: "RECOVERY",
+        intentId,
+        signature,
+        now: clock(),
+        consumed: challengeConsumed,
+        badSignature: "SIGNATURE_INVALID",
+      });
+      if (!checked.ok) return checked;
+      const { targetKeyId, targetSecretVersion } = checked.value;
+      if (targetKeyId === null || targetSecretVersion === null) {
+        return failure("NO_RECOVERABLE_KEY", "this wallet holds no active paid key to recover (free and revoked keys cannot be recovered)");
+      }
+      const now = clock();
+      const secret = mintKeySecret(hash, environment);
+      const replaced = await consumeChallenge(db, { intentId, now, consumed: challengeConsumed }, async (tx) => {
+        const key = await rotateKeySecret(tx, { keyId: targetKeyId, secretVersion: targetSecretVersion, secretHash: secret.hash, now });
+        if (!key) {
+          return failure(
+            "RECOVERY_TARGET_CHANGED",
+            "the key changed since the challenge (recovered, revoked or expired); request a new challenge",
+          );
+        }
+        await countDaily(tx, "KEY_RECOVERED", now);
+        return key;
+      });
+      return replaced.ok ? success(toIssuedKey(replaced.value, { status: "REPLACED", rawKey: secret.raw })) : replaced;
+    },
+  };
+}

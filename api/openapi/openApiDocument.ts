@@ -1,0 +1,35 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AccessEnv } from "../access/AccessOptions";
+import { apiVersion } from "../health/checkStatus";
+
+/** The security schemes the route table's access policies name. */
+const securitySchemes = {
+  apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
+  bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
+  gatewayKey: {
+    type: "apiKey",
+    in: "header",
+    name: "x-gateway-key",
+    description: "Marketplace gateway; the origin also requires the private proxy-secret boundary",
+  },
+  operatorBootstrap: { type: "apiKey", in: "header", name: "x-operator-bootstrap" },
+} as const;
+
+/**
+ * The OpenAPI 3.1.0 description of API version 2.2.0, generated from the routes mounted on `app`
+ * (the route table's schemas). Call it once every route is mounted.
+ */
+export function openApiDocument(app: OpenAPIHono<AccessEnv>) {
+  for (const [name, scheme] of Object.entries(securitySchemes)) {
+    app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  }
+  return app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Base capability and market service",
+      version: apiVersion,
+      description:
+        "Static bytecode capability observations, transaction preflight and sourced market data for Base (eip155:8453). Errors are JSON `{error, message}` with a stable code; beyond the statuses the product spec lists, a body over a route's size limit is 413 BODY_TOO_LARGE.",
+    },
+  });
+}

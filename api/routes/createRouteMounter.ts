@@ -1,0 +1,47 @@
+import type { OpenAPIHono, RouteHandler } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AccessEnv } from "../access/AccessOptions";
+import { awaitStore } from "../access/authenticate";
+import { chargeCredits } from "../access/chargeCredits";
+import type { AccessDeps } from "../access/createAccessDeps";
+import { payable } from "../access/payable";
+import { publicLimit } from "../access/publicLimit";
+import { requireApiKey } from "../access/requireApiKey";
+import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
+import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
+import { jsonBody } from "../http/jsonBody";
+import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
+import { routes } from "./routeTable";
+
+/** Registers a route of the table with its handler; the middleware comes from the definition. */
+export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
+
+/**
+ * Mounts routes on `app` with what their definitions ask for, in this order: the access policy
+ * (credential, rate limit), the credit meter, the app store's readiness, the JSON body; then the
+ * route's own schemas validate params, query and body before its handler runs.
+ */
+export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps): MountRoute {
+  const limitPerClient = publicLimit(access);
+  const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
+    await awaitStore(access.storeReady);
+    await next();
+  };
+  const policies = {
+    public: [limitPerClient],
+    apiKey: [requireApiKey({ ...access, allowExpired: true })],
+    apiKeyOrX402: [payable({ ...access, plansUrl: routes.plans.path })],
+    apiKeyOrGateway: [requireKeyOrGateway(access)],
+    operator: [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
+  } satisfies Record<RouteDefinition["access"], MiddlewareHandler<AccessEnv>[]>;
+
+  return (route, handler) => {
+    const middleware: MiddlewareHandler<AccessEnv>[] = [
+      ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access]),
+      ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),
+      ...(route.appStore ? [storeReady] : []),
+      ...(route.request?.body ? [jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes })] : []),
+    ];
+    app.openapi({ ...route.openapi, middleware }, handler as never);
+  };
+}
