@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { readManifest } from "../devnet/manifest";
+import { baseUsdc, baseWeth } from "../src/config/baseMainnet";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits } from "./access/createRateLimits";
@@ -10,7 +11,6 @@ import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
 import type { IndexDb } from "./indexDb";
-import { baseUsdc, baseWeth } from "./indexer/baseMainnet";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
 

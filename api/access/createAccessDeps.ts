@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
+import { baseUsdc } from "../../src/config/baseMainnet";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
-import { baseUsdc } from "../indexer/baseMainnet";
 import type { AppStore } from "../store/createAppStore";
 import type { KeyEnvironment } from "./apiKeyFormat";
 import { buildPlans } from "./buildPlans";

@@ -1,7 +1,7 @@
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
-import { baseCuratedPools, baseFactories } from "../../api/indexer/baseMainnet";
-import { indexerPlan } from "../../api/indexer/indexerPlan";
+import { baseCuratedPools, baseFactories } from "../../src/config/baseMainnet";
+import { indexerPlan } from "../../src/config/indexerPlan";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();

@@ -1,6 +1,6 @@
 import { type Address, parseUnits } from "viem";
+import { type Config, ConfigError } from "../../api/config";
 import { readManifest } from "../../devnet/manifest";
-import { type Config, ConfigError } from "../config";
 import { baseCuratedPools, baseFactories, baseTokens, baseUsdc, defaultWhaleThresholds } from "./baseMainnet";
 import type { CuratedPool, TokenSpec } from "./indexerEnv";
 
