@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { baseNetwork } from "../../base/baseChain";
 import { requiredConfirmations } from "./createPaymentVerifier";
 import { intentTtlMs } from "./intentTtl";
 import {
@@ -34,7 +35,7 @@ export function buildPlans({ payTo, usdc }: { payTo: Address | null; usdc: Addre
     creditCycleDays,
     plans: [plan("FREE"), ...PaidTier.options.map(plan)],
     payment: {
-      network: "eip155:8453",
+      network: baseNetwork,
       payTo,
       usdc: { asset: usdc, decimals: usdcDecimals },
       eth: "accepted when the purchase intent carries an exact wei amount (a live ETH quote existed at intent time)",

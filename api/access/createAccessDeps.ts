@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
-import { baseUsdc } from "../../src/config/baseMainnet";
+import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../indexDb";
 import type { AppStore } from "../store/createAppStore";

@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { baseNetwork } from "../../base/baseChain";
 import { ApiError } from "../errors";
 import { countDaily } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
@@ -96,7 +97,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
           durationDays,
           renewKeyId,
           payTo,
-          network: "eip155:8453",
+          network: baseNetwork,
           confirmationsRequired: requiredConfirmations,
           priceUsd: formatUsd(amountUsdc),
           usdc: { asset: deps.usdc, amount: amountUsdc.toString(), decimals: usdcDecimals },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { baseNetwork } from "../../base/baseChain";
 import { IntentEnvelope, IssuedKey, KeySelf, Plans, PurchaseIntent, RecoveryIntent, RevokeResult } from "../access/records";
 import { AuditResponse, ScoreResponse } from "../capability/AuditResponse";
 import { TransactionPreflightRequest } from "../capability/preflightTransaction";
@@ -233,7 +234,7 @@ export function openApiDocument() {
           type: "apiKey",
           in: "header",
           name: "PAYMENT-SIGNATURE",
-          description: "x402 v2 payment (eip155:8453, USDC): a 402 answer carries the PAYMENT-REQUIRED challenge",
+          description: `x402 v2 payment (${baseNetwork}, USDC): a 402 answer carries the PAYMENT-REQUIRED challenge`,
         },
       },
     },
