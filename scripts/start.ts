@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/config";
-import { resetDevnetState } from "../api/resetDevnetState";
 import { baseChainId } from "../base/baseChain";
+import { resetDevnetState } from "../devnet/resetDevnetState";
 import { type Devnet, startDevnet } from "../devnet/startDevnet";
 
 /**
