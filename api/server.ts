@@ -10,7 +10,7 @@ import { createApp } from "./app";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
-import type { IndexDb } from "./indexDb";
+import type { IndexDb } from "./index/indexDb";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
 

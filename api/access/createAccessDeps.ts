@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
 import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
-import type { IndexDb } from "../indexDb";
+import type { IndexDb } from "../index/indexDb";
 import type { AppStore } from "../store/createAppStore";
 import type { KeyEnvironment } from "./apiKeyFormat";
 import { buildPlans } from "./buildPlans";
