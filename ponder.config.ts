@@ -8,10 +8,10 @@ import { UniswapV2PairAbi } from "./abis/UniswapV2PairAbi";
 import { UniswapV3FactoryAbi } from "./abis/UniswapV3FactoryAbi";
 import { UniswapV3PoolAbi } from "./abis/UniswapV3PoolAbi";
 import { loadConfig } from "./api/config";
-import type { IndexedPoolKind } from "./api/indexer/indexerEnv";
-import { indexerPlan } from "./api/indexer/indexerPlan";
-import { recentStartBlock } from "./api/indexer/recentStartBlock";
-import { indexerRpcUrls } from "./api/indexerRpc";
+import type { IndexedPoolKind } from "./src/config/indexerEnv";
+import { indexerPlan } from "./src/config/indexerPlan";
+import { indexerRpcUrls } from "./src/config/indexerRpc";
+import { recentStartBlock } from "./src/config/recentStartBlock";
 
 const config = loadConfig();
 const plan = indexerPlan(config);

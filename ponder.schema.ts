@@ -1,5 +1,5 @@
 import { index, onchainTable, primaryKey } from "ponder";
-import type { IndexedPoolKind } from "./api/indexer/indexerEnv";
+import type { IndexedPoolKind } from "./src/config/indexerEnv";
 
 /** The newest block the indexer has processed, per chain: how far behind the chain the index is. */
 export const chainHead = onchainTable("chain_head", (t) => ({

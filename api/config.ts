@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { IndexerEnv, type IndexerSettings, indexerSettings } from "./indexer/indexerEnv";
+import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { baseChainId, baseUsdc, baseWeth } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -8,8 +9,7 @@ import { createApp } from "./app";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
-import type { IndexDb } from "./indexDb";
-import { baseUsdc, baseWeth } from "./indexer/baseMainnet";
+import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
@@ -33,11 +33,11 @@ export function createServerApp(indexDb: IndexDb) {
       appStore,
       payoutAddress,
       providers,
-      chainId: 8453,
+      chainId: baseChainId,
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
     },
-    capability: { providers, chainId: 8453, samples: demoSamples(config.demoAuditAddresses, manifest) },
+    capability: { providers, chainId: baseChainId, samples: demoSamples(config.demoAuditAddresses, manifest) },
     access: createAccessDeps({
       store: appStore,
       pepper: resolveApiKeyPepper({
@@ -46,13 +46,13 @@ export function createServerApp(indexDb: IndexDb) {
         devFile: config.access.devPepperFile,
       }),
       environment: config.chain.kind === "devnet" ? "test" : "live",
-      chainId: 8453,
+      chainId: baseChainId,
       providers,
       indexDb,
       payTo: payoutAddress,
       ethQuote: createEthQuote({
         indexDb,
-        chainId: 8453,
+        chainId: baseChainId,
         weth: baseWeth,
         usdc: baseUsdc,
         minDepthUsdc: minEthQuoteDepthUsdc,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { baseChainId } from "../base/baseChain";
 import { devnetAccountCount } from "./accounts";
 
 export type AnvilOptions = {
@@ -38,11 +39,11 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts anvil on 127.0.0.1 as Base (chain 8453) under Prague rules (EIP-7702), mining on every
+ * Starts anvil on 127.0.0.1 as Base (chain `baseChainId`) under Prague rules (EIP-7702), mining on every
  * transaction (seeding is fast that way; `evm_setIntervalMining` turns on timed blocks later), and
  * resolves once it answers JSON-RPC.
  */
-export async function startAnvil({ port = 0, chainId = 8453 }: AnvilOptions = {}): Promise<Anvil> {
+export async function startAnvil({ port = 0, chainId = baseChainId }: AnvilOptions = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
   const args = [
     "--accounts",

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { type Artifacts, artifactOf } from "./compile";
 
-/** Base (8453) as served by a local anvil. */
+/** Base (viem's `base` chain) as served by a local anvil. */
 export function devnetChain(rpcUrl: string): Chain {
   return defineChain({ ...base, rpcUrls: { default: { http: [rpcUrl] } } });
 }

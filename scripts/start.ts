@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/config";
-import { resetDevnetState } from "../api/resetDevnetState";
+import { baseChainId } from "../base/baseChain";
+import { resetDevnetState } from "../devnet/resetDevnetState";
 import { type Devnet, startDevnet } from "../devnet/startDevnet";
 
 /**
@@ -13,7 +14,7 @@ async function main() {
   const config = loadConfig();
   let devnet: Devnet | undefined;
   if (config.chain.kind === "devnet") {
-    console.log(`[start] devnet: starting anvil (chain 8453) and seeding fixtures`);
+    console.log(`[start] devnet: starting anvil (chain ${baseChainId}) and seeding fixtures`);
     devnet = await startDevnet({ ...config.devnet, manifestPath: config.chain.manifestPath });
     console.log(`[start] devnet: ${devnet.manifest.rpcUrl}, manifest ${config.chain.manifestPath}`);
     await resetDevnetState(config);

@@ -1,5 +1,5 @@
 import { type Context, ponder } from "ponder:registry";
-import type { CuratedPool, IndexedPoolKind } from "../api/indexer/indexerEnv";
+import type { CuratedPool, IndexedPoolKind } from "./config/indexerEnv";
 import { describeCuratedPool } from "./describeCuratedPool";
 import { plan } from "./plan";
 import { registerPool } from "./registerPool";

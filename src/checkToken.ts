@@ -1,6 +1,6 @@
 import type { Context } from "ponder:registry";
 import { Erc20Abi } from "../abis/Erc20Abi";
-import type { TokenSpec } from "../api/indexer/indexerEnv";
+import type { TokenSpec } from "./config/indexerEnv";
 import { isContractRefusal } from "./isContractRefusal";
 
 export type TokenCheck = { decimals: number | null; reason: string | null };

@@ -8,8 +8,8 @@ import { UniswapV2FactoryAbi } from "../abis/UniswapV2FactoryAbi";
 import { UniswapV2PairAbi } from "../abis/UniswapV2PairAbi";
 import { UniswapV3FactoryAbi } from "../abis/UniswapV3FactoryAbi";
 import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
-import type { CuratedPool } from "../api/indexer/indexerEnv";
-import type { IndexerPlan } from "../api/indexer/indexerPlan";
+import type { CuratedPool } from "./config/indexerEnv";
+import type { IndexerPlan } from "./config/indexerPlan";
 import { isContractRefusal } from "./isContractRefusal";
 import type { NewPool } from "./registerPool";
 

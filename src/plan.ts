@@ -1,5 +1,5 @@
 import { loadConfig } from "../api/config";
-import { indexerPlan } from "../api/indexer/indexerPlan";
+import { indexerPlan } from "./config/indexerPlan";
 
 /** The indexer's plan, resolved once per process from the same configuration as ponder.config.ts. */
 export const plan = indexerPlan(loadConfig());

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
+import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
-import type { IndexDb } from "../indexDb";
-import { baseUsdc } from "../indexer/baseMainnet";
+import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
 import { createKeyHasher } from "../keys/createKeyHasher";

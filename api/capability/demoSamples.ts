@@ -1,14 +1,15 @@
 import { type Address, getAddress } from "viem";
+import { baseTokens } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
 
 export type DemoSample = { name: string; address: Address };
 
 /** Base mainnet contracts the free demo answers in full: the majors builders ask about first. */
 export const mainnetDemoSamples: readonly DemoSample[] = [
-  { name: "USDC", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
-  { name: "WETH", address: "0x4200000000000000000000000000000000000006" },
-  { name: "cbBTC", address: "0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf" },
-  { name: "AERO", address: "0x940181a94A35A4569E4529A3CDfB74e38FD98631" },
+  { name: "USDC", address: baseTokens.USDC.address },
+  { name: "WETH", address: baseTokens.WETH.address },
+  { name: "cbBTC", address: baseTokens.cbBTC.address },
+  { name: "AERO", address: baseTokens.AERO.address },
   { name: "Uniswap V3 WETH/USDC 0.05%", address: "0xd0b53D9277642d899DF5C87A3966A349A798F224" },
 ];
 

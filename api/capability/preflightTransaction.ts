@@ -1,5 +1,6 @@
 import type { Hex } from "viem";
 import { z } from "zod";
+import { baseChainId } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
 import { failure, type Result, success } from "../errors";
 import { AddressParam } from "../http/params";
@@ -10,7 +11,7 @@ import type { TransactionPreflightResponse } from "./TransactionPreflightRespons
 
 /** TransactionPreflightRequest: strict (unknown fields are refused); only `chainId` and `to` are required. */
 export const TransactionPreflightRequest = z.strictObject({
-  chainId: z.literal(8453, { error: "must be 8453 (Base mainnet)" }),
+  chainId: z.literal(baseChainId, { error: `must be ${baseChainId} (Base mainnet)` }),
   to: AddressParam,
   data: z
     .string()

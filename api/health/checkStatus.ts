@@ -1,9 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Address } from "viem";
-import { chainHead } from "../../ponder.schema";
 import { probeProvider } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
-import type { IndexDb } from "../indexDb";
+import type { IndexDb } from "../index/indexDb";
+import { readChainHead } from "../index/readChainHead";
 import type { AppStore } from "../store/createAppStore";
 import type { StatusReport } from "./StatusReport";
 
@@ -93,8 +93,8 @@ async function probeAppStore(store: AppStore, timeoutMs = 2000): Promise<StatusR
 async function readIndexedHead(db: IndexDb, chainId: number) {
   const started = performance.now();
   try {
-    const rows = await db.select().from(chainHead).where(eq(chainHead.chainId, chainId)).limit(1);
-    return { available: true, latencyMs: Math.round(performance.now() - started), row: rows[0] ?? null };
+    const row = await readChainHead(db, chainId);
+    return { available: true, latencyMs: Math.round(performance.now() - started), row };
   } catch {
     return { available: false, latencyMs: Math.round(performance.now() - started), row: null, error: "index store unreachable" };
   }

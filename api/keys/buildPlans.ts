@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { baseNetwork } from "../../base/baseChain";
 import { requiredConfirmations } from "../payments/confirmations";
 import { intentTtlMs } from "./intentTtl";
 import { creditCycleDays, DurationDays, formatUsd, PaidTier, priceUsdc, type Tier, usdcDecimals } from "./planCatalogue";
@@ -40,7 +41,7 @@ export function buildPlans({
     creditCycleDays,
     plans: [plan("FREE"), ...PaidTier.options.map(plan)],
     payment: {
-      network: "eip155:8453",
+      network: baseNetwork,
       payTo,
       usdc: { asset: usdc, decimals: usdcDecimals },
       eth: "accepted when the purchase intent carries an exact wei amount (a live ETH quote existed at intent time)",

@@ -2,11 +2,21 @@ import type { Address, Hex } from "viem";
 import { type Failure, failure, type Result, success } from "../errors";
 import type { AppDb } from "../store/createAppStore";
 import { consumeIntent, findIntent, type IntentRecord, insertIntent, type NewIntent } from "../store/intentQueries";
-import { generateId } from "./apiKeyFormat";
+import { generateId, type KeyEnvironment } from "./apiKeyFormat";
+import type { KeyHasher } from "./createKeyHasher";
 import type { WalletVerifier } from "./createWalletVerifier";
 import type { ChallengeFields } from "./intentMessage";
 import { intentTtlMs } from "./intentTtl";
 import { refusableTransaction } from "./refusableTransaction";
+
+/** What every service that issues keys for signed challenges (free, purchase, recovery) is built from. */
+export type ChallengeServiceParameters = {
+  db: AppDb;
+  wallets: WalletVerifier;
+  hash: KeyHasher;
+  environment: KeyEnvironment;
+  clock: () => Date;
+};
 
 /** The signed-challenge part every intent record shares (IntentEnvelope, RecoveryIntent, PurchaseIntent). */
 export type IssuedChallenge = {

@@ -1,12 +1,9 @@
 import type { Address, Hex } from "viem";
 import { failure, type Result, success } from "../errors";
 import { countDaily } from "../store/countDaily";
-import type { AppDb } from "../store/createAppStore";
 import { insertKey } from "../store/keyQueries";
-import { generateId, type KeyEnvironment } from "./apiKeyFormat";
-import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
-import type { KeyHasher } from "./createKeyHasher";
-import type { WalletVerifier } from "./createWalletVerifier";
+import { generateId } from "./apiKeyFormat";
+import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import { freeKeyMessage } from "./intentMessage";
 import { mintKeySecret } from "./mintKeySecret";
 import type { IssuedKey } from "./records";
@@ -21,13 +18,7 @@ export type FreeKeyService = {
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
 
-export type CreateFreeKeyServiceParameters = {
-  db: AppDb;
-  wallets: WalletVerifier;
-  hash: KeyHasher;
-  environment: KeyEnvironment;
-  clock: () => Date;
-};
+export type CreateFreeKeyServiceParameters = ChallengeServiceParameters;
 
 const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
 

@@ -1,16 +1,14 @@
 import type { Address, Hex } from "viem";
+import { baseNetwork } from "../../base/baseChain";
 import { type Failure, failure, type Result, success } from "../errors";
 import type { EthQuote, EthQuoteValue } from "../market/EthQuote";
 import { requiredConfirmations } from "../payments/confirmations";
 import type { PaymentVerifier } from "../payments/createPaymentVerifier";
 import { countDaily } from "../store/countDaily";
-import type { AppDb } from "../store/createAppStore";
 import { extendKey, insertKey, type KeyInfo } from "../store/keyQueries";
 import { insertRedemption, isRedeemed } from "../store/redemptionQueries";
-import { generateId, type KeyEnvironment } from "./apiKeyFormat";
-import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
-import type { KeyHasher } from "./createKeyHasher";
-import type { WalletVerifier } from "./createWalletVerifier";
+import { generateId } from "./apiKeyFormat";
+import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import { purchaseMessage } from "./intentMessage";
 import { mintKeySecret } from "./mintKeySecret";
 import { type DurationDays, formatUsd, type PaidTier, priceUsdc, usdcDecimals } from "./planCatalogue";
@@ -35,17 +33,12 @@ export type PurchaseService = {
   claim(p: { intentId: string; signature: Hex; txHash: Hex }): Promise<Result<IssuedKey>>;
 };
 
-export type CreatePurchaseServiceParameters = {
-  db: AppDb;
-  wallets: WalletVerifier;
+export type CreatePurchaseServiceParameters = ChallengeServiceParameters & {
   /** Null when no payout address is configured: purchases are unavailable (503). */
   payments: PaymentVerifier | null;
   payTo: Address | null;
   usdc: Address;
   ethQuote: EthQuote;
-  hash: KeyHasher;
-  environment: KeyEnvironment;
-  clock: () => Date;
 };
 
 const dayMs = 86_400_000;
@@ -81,7 +74,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
           durationDays,
           renewKeyId,
           payTo,
-          network: "eip155:8453",
+          network: baseNetwork,
           confirmationsRequired: requiredConfirmations,
           priceUsd: formatUsd(amountUsdc),
           usdc: { asset: deps.usdc, amount: amountUsdc.toString(), decimals: usdcDecimals },

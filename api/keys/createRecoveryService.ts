@@ -1,12 +1,8 @@
 import type { Address, Hex } from "viem";
 import { failure, type Result, success } from "../errors";
 import { countDaily } from "../store/countDaily";
-import type { AppDb } from "../store/createAppStore";
 import { findRecoverableKey, rotateKeySecret } from "../store/keyQueries";
-import type { KeyEnvironment } from "./apiKeyFormat";
-import { checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
-import type { KeyHasher } from "./createKeyHasher";
-import type { WalletVerifier } from "./createWalletVerifier";
+import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import { recoveryMessage } from "./intentMessage";
 import { mintKeySecret } from "./mintKeySecret";
 import type { IssuedKey } from "./records";
@@ -24,13 +20,7 @@ export type RecoveryService = {
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
 
-export type CreateRecoveryServiceParameters = {
-  db: AppDb;
-  wallets: WalletVerifier;
-  hash: KeyHasher;
-  environment: KeyEnvironment;
-  clock: () => Date;
-};
+export type CreateRecoveryServiceParameters = ChallengeServiceParameters;
 
 const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
 

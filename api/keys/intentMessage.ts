@@ -1,4 +1,5 @@
 import { type Address, formatEther, getAddress } from "viem";
+import { baseNetwork } from "../../base/baseChain";
 import { type DurationDays, formatUsd, type PaidTier } from "./planCatalogue";
 
 /** What every challenge names: who signs, which intent, and until when. */
@@ -47,7 +48,7 @@ function lines(action: string, f: ChallengeFields, terms: string[]): string {
     "",
     `Wallet: ${getAddress(f.wallet)}`,
     ...terms,
-    "Network: eip155:8453",
+    `Network: ${baseNetwork}`,
     `Intent: ${f.intentId}`,
     `Issued at: ${f.createdAt.toISOString()}`,
     `Expires at: ${f.expiresAt.toISOString()}`,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { baseTokens } from "../../base/baseChain";
 
 export const PaidTier = z.enum(["STARTER", "GROWTH", "PRO"]);
 export type PaidTier = z.infer<typeof PaidTier>;
@@ -13,7 +14,7 @@ export type DurationDays = z.infer<typeof DurationDays>;
 export const creditCycleDays = 31;
 
 /** Decimals of USDC: prices are exact integers of base units (1 USD = 1,000,000). */
-export const usdcDecimals = 6;
+export const usdcDecimals = baseTokens.USDC.decimals;
 
 /** What a tier grants: credits per 31-day cycle, an optional daily cap, and requests per minute. */
 export type TierTerms = { creditsPerCycle: number; dailyLimit: number | null; rateLimitPerMinute: number };

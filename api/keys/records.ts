@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { baseNetwork } from "../../base/baseChain";
 import { WireAddress } from "../http/params";
 import { DurationDays, PaidTier, Tier } from "./planCatalogue";
 
@@ -38,7 +39,7 @@ export const PurchaseIntent = z.object({
     /** The key whose expiry a claim extends; null: a claim issues a new key. */
     renewKeyId: z.string().nullable(),
     payTo: WireAddress,
-    network: z.literal("eip155:8453"),
+    network: z.literal(baseNetwork),
     confirmationsRequired: z.number().int(),
     priceUsd: z.string(),
     usdc: z.object({ asset: WireAddress, amount: z.string(), decimals: z.number().int() }),
@@ -117,7 +118,7 @@ export const Plans = z.object({
     }),
   ),
   payment: z.object({
-    network: z.literal("eip155:8453"),
+    network: z.literal(baseNetwork),
     payTo: WireAddress.nullable(),
     usdc: z.object({ asset: WireAddress, decimals: z.number().int() }),
     /** ETH is accepted when a purchase intent carries a live quote (`intent.eth`). */

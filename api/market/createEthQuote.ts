@@ -1,7 +1,7 @@
-import { and, eq, inArray, or } from "drizzle-orm";
 import type { Address } from "viem";
-import { chainHead, pool } from "../../ponder.schema";
-import type { IndexDb } from "../indexDb";
+import type { IndexDb } from "../index/indexDb";
+import { readChainHead } from "../index/readChainHead";
+import { readPairPools } from "../index/readPools";
 import type { EthQuote } from "./EthQuote";
 import { type IndexedPoolState, poolDepthInToken1, poolSpotPrice, type Ratio } from "./poolSpotPrice";
 
@@ -30,18 +30,12 @@ export function createEthQuote(p: CreateEthQuoteParameters): EthQuote {
   const [weth, usdc] = [p.weth.toLowerCase() as Address, p.usdc.toLowerCase() as Address];
   return {
     async weiPerUsd() {
-      const [head] = await p.indexDb.select().from(chainHead).where(eq(chainHead.chainId, p.chainId)).limit(1);
+      const head = await readChainHead(p.indexDb, p.chainId);
       if (!head || now().getTime() / 1000 - Number(head.timestamp) > p.maxAgeSeconds) return null;
-      const pools = await p.indexDb
-        .select()
-        .from(pool)
-        .where(
-          and(
-            eq(pool.chainId, p.chainId),
-            or(and(eq(pool.token0, weth), eq(pool.token1, usdc)), and(eq(pool.token0, usdc), eq(pool.token1, weth))),
-            inArray(pool.kind, ["uniswap-v2", "uniswap-v3", "slipstream", "aerodrome-volatile"]),
-          ),
-        );
+      const pools = await readPairPools(p.indexDb, p.chainId, {
+        tokens: [weth, usdc],
+        kinds: ["uniswap-v2", "uniswap-v3", "slipstream", "aerodrome-volatile"],
+      });
       const priced = pools
         .map((row) => usdcPerWei(row, weth))
         .filter((q): q is { price: Ratio; depth: bigint } => q !== null && q.depth >= p.minDepthUsdc)

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { baseNetwork } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
 import { apiVersion } from "../health/checkStatus";
 
@@ -28,8 +29,7 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>) {
     info: {
       title: "Base capability and market service",
       version: apiVersion,
-      description:
-        "Static bytecode capability observations, transaction preflight and sourced market data for Base (eip155:8453). Errors are JSON `{error, message}` with a stable code; beyond the statuses the product spec lists, a body over a route's size limit is 413 BODY_TOO_LARGE.",
+      description: `Static bytecode capability observations, transaction preflight and sourced market data for Base (${baseNetwork}). Errors are JSON {error, message} with a stable code; beyond the statuses the product spec lists, a body over a route's size limit is 413 BODY_TOO_LARGE.`,
     },
   });
 }

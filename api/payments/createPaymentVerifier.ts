@@ -1,9 +1,9 @@
-import { and, eq } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { chainHead, payment } from "../../ponder.schema";
 import type { RpcProvider } from "../chain/providers";
 import { failure, type Result, success } from "../errors";
-import type { IndexDb } from "../indexDb";
+import type { IndexDb } from "../index/indexDb";
+import { readChainHead } from "../index/readChainHead";
+import { type IndexedPayment, readPaymentsByTxHash } from "../index/readPayments";
 import { requiredConfirmations } from "./confirmations";
 import { type PaymentTransaction, readPaymentTransaction } from "./readPaymentTransaction";
 
@@ -43,13 +43,10 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
   return {
     async verify(expected, txHash) {
       const hash = txHash.toLowerCase() as Hex;
-      const [read, rows, heads] = await Promise.all([
+      const [read, rows, head] = await Promise.all([
         readPaymentTransaction({ providers, chainId, txHash: hash }),
-        indexDb
-          .select()
-          .from(payment)
-          .where(and(eq(payment.txHash, hash), eq(payment.chainId, chainId))),
-        indexDb.select().from(chainHead).where(eq(chainHead.chainId, chainId)),
+        readPaymentsByTxHash(indexDb, chainId, hash),
+        readChainHead(indexDb, chainId),
       ]);
       if (read.status === "UNAVAILABLE") {
         return failure("DATA_SOURCE_UNAVAILABLE", `the transaction cannot be read at evidence grade now (${read.reason}); retry later`);
@@ -62,7 +59,7 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
         return failure("PAYMENT_SENDER_MISMATCH", "the transaction was not sent by the intent's wallet");
       }
       const transfers = rows.filter((r) => r.to.toLowerCase() === payout);
-      if (transfers.length > 0) return verifyUsdc(expected, tx, transfers, heads[0]?.number);
+      if (transfers.length > 0) return verifyUsdc(expected, tx, transfers, head?.number);
       if (tx.to === usdc.toLowerCase()) {
         return failure("PAYMENT_NOT_INDEXED", "this USDC transfer is not indexed yet; retry in a few seconds");
       }
@@ -72,9 +69,12 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
   };
 }
 
-type PaymentRow = typeof payment.$inferSelect;
-
-function verifyUsdc(expected: ExpectedPayment, tx: PaymentTransaction, transfers: PaymentRow[], head: bigint | undefined): PaymentVerdict {
+function verifyUsdc(
+  expected: ExpectedPayment,
+  tx: PaymentTransaction,
+  transfers: IndexedPayment[],
+  head: bigint | undefined,
+): PaymentVerdict {
   const fromWallet = transfers.filter((t) => t.from.toLowerCase() === expected.wallet.toLowerCase());
   if (fromWallet.length === 0) return failure("PAYMENT_SENDER_MISMATCH", "the USDC was not transferred from the intent's wallet");
   const exact = fromWallet.find((t) => t.amount === expected.amountUsdc);

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { baseUsdc } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
-import { baseUsdc } from "../indexer/baseMainnet";
 import { buildPlans } from "../keys/buildPlans";
 import { openApiDocument } from "../openapi/openApiDocument";
 import type { MountRoute } from "./createRouteMounter";

@@ -23,7 +23,7 @@ type SuccessResponse = { description: string; schema?: z.ZodType; headers?: read
 
 export type RouteDefinitionInput = {
   method: "get" | "post";
-  /** OpenAPI form: `/v1/audit/{address}`. */
+  /** OpenAPI form, parameters as `{name}`. */
   path: string;
   summary: string;
   description?: string;

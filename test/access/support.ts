@@ -11,7 +11,7 @@ import { type Address, decodeEventLog, erc20Abi, type Hex, parseUnits, type Tran
 import { vi } from "vitest";
 import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { createApp } from "../../api/app";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse";
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";

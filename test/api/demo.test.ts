@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
 import { errorCodes } from "../../api/errors";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import type { AppDb } from "../../api/store/createAppStore";
 import { testAccessDeps, unlimitedRates } from "../support/access";
 import { testAppDeps } from "../support/app";

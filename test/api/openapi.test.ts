@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { errorCodes } from "../../api/errors";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { routeList } from "../../api/routes/routeTable";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
 import { testAppDeps } from "../support/app";

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { StatusReport } from "../../api/health/StatusReport";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";

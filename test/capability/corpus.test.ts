@@ -55,16 +55,18 @@ describe("devnet fixtures (devnet/contracts/*.sol)", () => {
     fixtures = loadFixtureCorpus();
   }, 300_000);
 
-  it("default: every fixture's selectors are exactly its ABI's function selectors", (ctx) => {
-    if (fixtures.length === 0) ctx.skip();
+  it("default: the fixtures compile (a corpus of none would prove nothing)", () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("default: every fixture's selectors are exactly its ABI's function selectors", () => {
     const score = scoreSelectors(fixtures, (c) => dissect(c).selectors);
     expect(score.misses).toEqual([]);
     expect(score.recall).toBe(1);
     expect(score.precision).toBe(1);
   });
 
-  it("behavior: the capability fixtures show what they were written to show", (ctx) => {
-    if (fixtures.length === 0) ctx.skip();
+  it("behavior: the capability fixtures show what they were written to show", () => {
     const types = (name: string) => dissect(byName(fixtures, name)).detectedCapabilities;
     expect(types("CapSelfDestructor")).toEqual(["SELFDESTRUCT_OPCODE"]);
     expect(types("CapDelegateCaller")).toEqual(["DELEGATECALL_OPCODE"]);
@@ -76,8 +78,7 @@ describe("devnet fixtures (devnet/contracts/*.sol)", () => {
     );
   });
 
-  it("behavior: every dissection is a valid Dissection record", (ctx) => {
-    if (fixtures.length === 0) ctx.skip();
+  it("behavior: every dissection is a valid Dissection record", () => {
     for (const contract of fixtures) expect(Dissection.parse(dissect(contract)), contract.id).toBeTruthy();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
-import { baseCuratedPools, baseFactories } from "../../api/indexer/baseMainnet";
-import { indexerPlan } from "../../api/indexer/indexerPlan";
+import { baseDexFactories } from "../../base/baseChain";
+import { baseCuratedPools } from "../../src/config/baseMainnet";
+import { indexerPlan } from "../../src/config/indexerPlan";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
@@ -24,7 +25,7 @@ describe("indexerPlan", () => {
   test("default: on mainnet, Base's tokens and factories, the curated pools, start blocks left to the head unless pinned", () => {
     const plan = indexerPlan(loadConfig({ ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress }));
     expect(plan.tokens.map((t) => t.symbol)).toEqual(["USDC", "WETH", "USDT", "DAI", "AERO", "EURC", "cbBTC", "VIRTUAL", "DEGEN", "TOSHI"]);
-    expect(plan.factories).toEqual(baseFactories);
+    expect(plan.factories).toEqual(baseDexFactories);
     expect(plan.pools).toEqual({ discovery: "list", curated: baseCuratedPools });
     expect(plan.startBlocks).toEqual({ pools: undefined, transfers: undefined, payments: undefined });
     const pinned = indexerPlan(

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { createEthQuote } from "../../api/market/createEthQuote";
 import { chainHead, pool } from "../../ponder.schema";
 import { testClient, testManifest } from "../support/devnet";

@@ -1,7 +1,7 @@
 import type { AccessDeps, CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { createAccessDeps } from "../../api/access/createAccessDeps";
 import { createRateLimits } from "../../api/access/createRateLimits";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 

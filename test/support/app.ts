@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../api/app";
 import { demoSamples } from "../../api/capability/demoSamples";
 import type { RpcProvider } from "../../api/chain/providers";
-import type { IndexDb } from "../../api/indexDb";
+import type { IndexDb } from "../../api/index/indexDb";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
 

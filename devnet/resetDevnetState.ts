@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import pg from "pg";
-import type { Config } from "./config";
+import type { Config } from "../api/config";
 
 /**
  * Forgets everything stored about the previous devnet chain before a fresh one starts. A fresh anvil

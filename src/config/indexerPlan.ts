@@ -1,7 +1,8 @@
 import { type Address, parseUnits } from "viem";
+import { type Config, ConfigError } from "../../api/config";
+import { baseChainId, baseDexFactories, baseTokens, baseUsdc } from "../../base/baseChain";
 import { readManifest } from "../../devnet/manifest";
-import { type Config, ConfigError } from "../config";
-import { baseCuratedPools, baseFactories, baseTokens, baseUsdc, defaultWhaleThresholds } from "./baseMainnet";
+import { baseCuratedPools, defaultWhaleThresholds } from "./baseMainnet";
 import type { CuratedPool, TokenSpec } from "./indexerEnv";
 
 export type TrackedTokenPlan = TokenSpec & {
@@ -29,7 +30,7 @@ export type IndexerPlan = {
 export function indexerPlan(config: Config): IndexerPlan {
   const settings = config.indexer;
   const common = {
-    chainId: 8453,
+    chainId: baseChainId,
     volumeWindowSeconds: settings.volumeWindowSeconds,
     whaleWindowSeconds: settings.whaleWindowSeconds,
     pruneIntervalBlocks: settings.pruneIntervalBlocks,
@@ -59,8 +60,8 @@ export function indexerPlan(config: Config): IndexerPlan {
     ...common,
     usdc: baseUsdc,
     payoutAddress: config.payoutAddress as Address,
-    tokens: trackedTokens(baseTokens, settings),
-    factories: baseFactories,
+    tokens: trackedTokens(Object.values(baseTokens), settings),
+    factories: baseDexFactories,
     pools: { discovery: "list", curated: settings.curatedPools ?? [...baseCuratedPools] },
     startBlocks: {
       pools: settings.startBlock,

@@ -1,5 +1,5 @@
 import { createPublicClient, fallback, http } from "viem";
-import { baseBlockTimeSeconds } from "./baseMainnet";
+import { baseBlockTimeSeconds } from "../../base/baseChain";
 
 /** The Base block `windowSeconds` before the head: where mainnet sources start when none is pinned. */
 export async function recentStartBlock(rpcUrls: string[], windowSeconds: number): Promise<number> {

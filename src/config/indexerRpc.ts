@@ -1,5 +1,5 @@
-import { readManifest } from "../devnet/manifest";
-import type { Config } from "./config";
+import type { Config } from "../../api/config";
+import { readManifest } from "../../devnet/manifest";
 
 /**
  * The RPC URLs the indexer spreads its requests over. On the devnet the one node is listed several

@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { routeList, routes } from "../../api/routes/routeTable";
+
+const apiDir = resolve(import.meta.dirname, "..", "..", "api");
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
+  });
+
+describe("the route table", () => {
+  test("behavior: every route's path literal stands in exactly one source file under api/ (the table)", () => {
+    const files = sources(apiDir).map((path) => ({ path: relative(apiDir, path), text: readFileSync(path, "utf8") }));
+    for (const route of routeList) {
+      // The path as written, in Hono's `:param` form, and its static part before a parameter.
+      const forms = [route.path, route.path.replace(/\{(\w+)\}/g, ":$1"), route.path.split("{")[0] as string];
+      const holders = files.filter((f) => forms.some((form) => f.text.includes(`"${form}`) || f.text.includes(`\`${form}`)));
+      expect(
+        holders.map((f) => f.path),
+        route.name,
+      ).toEqual(["routes/routeTable.ts"]);
+    }
+  });
+
+  test("default: names, prices and credits as the spec gives them", () => {
+    expect(routes.audit.name).toBe("GET /v1/audit/{address}");
+    expect(routes.audit.x402PriceUsd).toBe(0.02);
+    expect(routes.score.x402PriceUsd).toBe(0.02);
+    expect(routes.preflight.credits).toBe(1);
+    expect(new Set(routeList.map((r) => r.name)).size).toBe(routeList.length);
+    for (const route of routeList) {
+      if (route.access === "apiKeyOrX402") expect(route.x402PriceUsd, route.name).toBeGreaterThan(0);
+      else expect(route.x402PriceUsd, route.name).toBeUndefined();
+    }
+  });
+});
