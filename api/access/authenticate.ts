@@ -1,16 +1,10 @@
 import type { Context } from "hono";
 import { ApiError } from "../errors";
+import { awaitStore } from "../store/isStoreUnavailable";
 import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import type { RateScope } from "./createRateLimits";
 import { readCredential } from "./readCredential";
-
-/** Waits for the app store's migrations; 503 PERSISTENCE_UNAVAILABLE when it cannot be opened. */
-export async function awaitStore(storeReady: Promise<void>): Promise<void> {
-  await storeReady.catch(() => {
-    throw new ApiError("PERSISTENCE_UNAVAILABLE", "the key store is unavailable; retry later");
-  });
-}
 
 /** Takes one request from `id`'s per-minute budget in `scope`, or refuses with 429 and Retry-After. */
 export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "rateLimits">, scope: RateScope, id: string) {

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { CreditBalance } from "../keys/records";
+import { awaitStore } from "../store/isStoreUnavailable";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
-import { awaitStore } from "./authenticate";
 import { spendableNow } from "./createCreditService";
 
 export type ChargeCreditsOptions = Pick<AccessOptions, "credits" | "storeReady" | "clock"> & {

@@ -1,7 +1,6 @@
 import type { OpenAPIHono, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
-import { awaitStore } from "../access/authenticate";
 import { chargeCredits } from "../access/chargeCredits";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { payable } from "../access/payable";
@@ -10,6 +9,7 @@ import { requireApiKey } from "../access/requireApiKey";
 import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
 import { jsonBody } from "../http/jsonBody";
+import { awaitStore } from "../store/isStoreUnavailable";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
 import { routes } from "./routeTable";
 

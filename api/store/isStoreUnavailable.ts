@@ -1,9 +1,22 @@
+/** The app store could not be opened or migrated: requests that need it wait for `ready`, then fail with this. */
+export class StoreNotReadyError extends Error {
+  override name = "StoreNotReadyError";
+}
+
+/** Waits for the app store's migrations; a store that cannot be opened is a StoreNotReadyError (503). */
+export async function awaitStore(ready: Promise<void>): Promise<void> {
+  await ready.catch((cause) => {
+    throw new StoreNotReadyError("the app store could not be opened", { cause });
+  });
+}
+
 /**
  * Whether an error means the app store cannot be reached (connection refused or lost, server shutting
  * down or out of connections, PGlite closed), as opposed to a bug: the former is a 503, never a 500.
  */
 export function isStoreUnavailable(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof StoreNotReadyError) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && (/^E(CONN|TIMEDOUT|HOSTUNREACH|NOTFOUND|PIPE|AI_AGAIN)/.test(code) || /^(08|53|57P)/.test(code)))
       return true;
