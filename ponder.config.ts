@@ -10,15 +10,15 @@ import { UniswapV3PoolAbi } from "./abis/UniswapV3PoolAbi";
 import { loadConfig } from "./api/config";
 import type { IndexedPoolKind } from "./src/config/indexerEnv";
 import { indexerPlan } from "./src/config/indexerPlan";
-import { indexerRpcUrls } from "./src/config/indexerRpc";
+import { indexerRpc, indexerRpcUrls } from "./src/config/indexerRpc";
 import { recentStartBlock } from "./src/config/recentStartBlock";
 
 const config = loadConfig();
 const plan = indexerPlan(config);
-const rpc = indexerRpcUrls(config.chain);
+const rpcUrls = indexerRpcUrls(config.chain);
 const recent =
   plan.startBlocks.pools === undefined || plan.startBlocks.transfers === undefined
-    ? await recentStartBlock(rpc, Math.max(plan.volumeWindowSeconds, plan.whaleWindowSeconds))
+    ? await recentStartBlock(rpcUrls, Math.max(plan.volumeWindowSeconds, plan.whaleWindowSeconds))
     : undefined;
 const poolsStart = plan.startBlocks.pools ?? recent;
 const transfersStart = plan.startBlocks.transfers ?? recent;
@@ -39,7 +39,7 @@ export default createConfig({
   chains: {
     base: {
       id: plan.chainId,
-      rpc,
+      rpc: indexerRpc(config.chain),
       pollingInterval: config.chain.kind === "devnet" ? 250 : 1_000,
     },
   },

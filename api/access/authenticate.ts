@@ -52,7 +52,10 @@ export async function authenticateKey(
   const auth = await presentedKey(c, opts);
   await consumeRateLimit(c, opts, auth.key.tier, auth.key.id);
   if (auth.expired && !allowExpired) {
-    throw new ApiError("API_KEY_EXPIRED", "this API key has expired; renew it with a purchase intent (renewExistingKey) or buy a new one");
+    throw new ApiError(
+      "API_KEY_EXPIRED",
+      "this API key has expired; renew it (a purchase intent with renewExistingKey keeps the same secret and extends it from now), or recover it, or buy a new one",
+    );
   }
   c.set("principal", { kind: "apiKey", keyId: auth.key.id, key: auth.key });
   return auth.key;

@@ -20,7 +20,7 @@ export type PurchaseRequest = {
   userWallet: Address;
   durationDays: DurationDays;
   /** The authenticated key presented for renewal, or null for a new key. */
-  renew: { key: KeyInfo; expired: boolean } | null;
+  renew: { key: KeyInfo } | null;
 };
 
 /** PurchaseIntent as the service answers it (the route adds `claimWith`). */
@@ -152,10 +152,9 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
 }
 
 /** Why a presented key cannot be renewed by this purchase, if it cannot. */
-function renewalRefusal(renew: { key: KeyInfo; expired: boolean }, tier: PaidTier, wallet: Address): Failure | null {
+function renewalRefusal(renew: { key: KeyInfo }, tier: PaidTier, wallet: Address): Failure | null {
   const { key } = renew;
   if (key.tier === "FREE") return failure("RENEWAL_TARGET_INVALID", "a free key cannot be renewed; buy a paid key");
-  if (renew.expired) return failure("RENEWAL_TARGET_INVALID", "only an active key can be renewed; this one has expired, buy a new key");
   if (key.tier !== tier) return failure("RENEWAL_TARGET_INVALID", `the presented key is ${key.tier}; changing tier needs a new key`);
   if (key.wallet !== wallet.toLowerCase()) return failure("RENEWAL_TARGET_INVALID", "the presented key belongs to another wallet");
   return null;

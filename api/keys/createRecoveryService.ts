@@ -28,7 +28,7 @@ export function createRecoveryService({ db, wallets, hash, environment, clock }:
   return {
     async challenge({ wallet, txHash }) {
       const now = clock();
-      const target = await findRecoverableKey(db, { wallet: wallet.toLowerCase(), txHash: txHash?.toLowerCase() ?? null, now });
+      const target = await findRecoverableKey(db, { wallet: wallet.toLowerCase(), txHash: txHash?.toLowerCase() ?? null });
       const challenge = await issueChallenge(db, {
         kind: "RECOVERY",
         wallet,
@@ -53,17 +53,14 @@ export function createRecoveryService({ db, wallets, hash, environment, clock }:
       if (!checked.ok) return checked;
       const { targetKeyId, targetSecretVersion } = checked.value;
       if (targetKeyId === null || targetSecretVersion === null) {
-        return failure("NO_RECOVERABLE_KEY", "this wallet holds no active paid key to recover (free and revoked keys cannot be recovered)");
+        return failure("NO_RECOVERABLE_KEY", "this wallet holds no paid key to recover (free and revoked keys cannot be recovered)");
       }
       const now = clock();
       const secret = mintKeySecret(hash, environment);
       const replaced = await consumeChallenge(db, { intentId, now, consumed: challengeConsumed }, async (tx) => {
         const key = await rotateKeySecret(tx, { keyId: targetKeyId, secretVersion: targetSecretVersion, secretHash: secret.hash, now });
         if (!key) {
-          return failure(
-            "RECOVERY_TARGET_CHANGED",
-            "the key changed since the challenge (recovered, revoked or expired); request a new challenge",
-          );
+          return failure("RECOVERY_TARGET_CHANGED", "the key changed since the challenge (recovered or revoked); request a new challenge");
         }
         await countDaily(tx, "KEY_RECOVERED", now);
         return key;

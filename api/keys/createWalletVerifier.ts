@@ -8,9 +8,9 @@ import {
   isAddressEqual,
   recoverAddress,
 } from "viem";
-import { createPinnedReader } from "../chain/createPinnedReader";
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
+import { readAtEvidenceGrade } from "../chain/readAtEvidenceGrade";
 
 export type WalletProof = { status: "VALID" } | { status: "INVALID" } | { status: "UNAVAILABLE"; reason: string };
 
@@ -23,8 +23,9 @@ export type WalletVerifier = {
  * Verifies wallet signatures. An EOA's signature is settled by local recovery (no provider is asked);
  * anything else is checked on chain by the ERC-6492 universal validator (ERC-1271 for deployed wallets,
  * the wallet's factory call for undeployed ones) in a deployless `eth_call` at an evidence-grade pinned
- * block: a trusted primary, or public providers agreeing on its hash. Without evidence grade the answer
- * is UNAVAILABLE (a retryable 503), never a guess either way.
+ * block, answered by the trusted primary or by public providers that agree (`readAtEvidenceGrade`): a
+ * single lying public provider cannot make a signature valid. Without evidence grade the answer is
+ * UNAVAILABLE (a retryable 503), never a guess either way.
  */
 export function createWalletVerifier({ providers, chainId }: { providers: readonly RpcProvider[]; chainId: number }): WalletVerifier {
   return {
@@ -38,10 +39,11 @@ export function createWalletVerifier({ providers, chainId }: { providers: readon
         bytecode: erc6492SignatureValidatorByteCode,
         args: [address, hash, signature],
       });
-      const [outcome] = await createPinnedReader(block, providers).read([{ kind: "call", data }]);
-      if (!outcome?.ok) {
+      const [outcome] = await readAtEvidenceGrade(block, providers, [{ kind: "call", data }]);
+      if (!outcome) return { status: "UNAVAILABLE", reason: "no answer" };
+      if (!outcome.ok) {
         // The validator reverts on a malformed or foreign signature: a refusal, not an outage.
-        return outcome?.reverted ? { status: "INVALID" } : { status: "UNAVAILABLE", reason: outcome?.error ?? "no answer" };
+        return outcome.reverted ? { status: "INVALID" } : { status: "UNAVAILABLE", reason: outcome.reason };
       }
       return BigInt(outcome.value === "0x" ? 0 : outcome.value) === 1n ? { status: "VALID" } : { status: "INVALID" };
     },

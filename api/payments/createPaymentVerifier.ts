@@ -4,8 +4,8 @@ import { failure, type Result, success } from "../errors";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import { type IndexedPayment, readPaymentsByTxHash } from "../index/readPayments";
-import { requiredConfirmations } from "./confirmations";
-import { type PaymentTransaction, readPaymentTransaction } from "./readPaymentTransaction";
+import { countConfirmations, requiredConfirmations } from "./confirmations";
+import { type PaymentTransaction, type ReceiptTransfer, readPaymentTransaction } from "./readPaymentTransaction";
 
 /** What one purchase intent asks to be paid, frozen at its creation. */
 export type ExpectedPayment = {
@@ -29,22 +29,27 @@ export type CreatePaymentVerifierParameters = {
   chainId: number;
   payTo: Address;
   usdc: Address;
+  /** Where a disagreement between the index and the chain is reported (an operator should look). */
+  warn?: (message: string) => void;
 };
 
 /**
  * Checks that `txHash` pays an intent: sent by the intent's wallet, exactly the frozen amount, to the
- * payout address, in a block at or before the intent's expiry, with 3 confirmations. USDC payments
- * come from the indexed `payment` table (confirmations to the indexed head); ETH payments from the
- * transaction and receipt at an evidence-grade pinned block. The transaction's sender is read at
- * evidence grade in both cases (the indexed row holds the Transfer's sender, not the transaction's).
+ * payout address, in a block at or before the intent's expiry, with 3 confirmations. The transaction,
+ * its receipt and its block are read at evidence grade (a trusted primary, or public providers that
+ * agree); they decide. For USDC the index only finds the payment and tracks finality: the amount,
+ * sender and recipient are the receipt's `Transfer` log's, and an indexed row that disagrees with it
+ * refuses the claim (and is reported), so no single untrusted provider feeding the index decides.
  */
-export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc }: CreatePaymentVerifierParameters): PaymentVerifier {
-  const payout = payTo.toLowerCase();
+export function createPaymentVerifier(p: CreatePaymentVerifierParameters): PaymentVerifier {
+  const { indexDb, providers, chainId, usdc } = p;
+  const payout = p.payTo.toLowerCase();
+  const warn = p.warn ?? ((message: string) => console.warn(message));
   return {
     async verify(expected, txHash) {
       const hash = txHash.toLowerCase() as Hex;
       const [read, rows, head] = await Promise.all([
-        readPaymentTransaction({ providers, chainId, txHash: hash }),
+        readPaymentTransaction({ providers, chainId, txHash: hash, token: usdc }),
         readPaymentsByTxHash(indexDb, chainId, hash),
         readChainHead(indexDb, chainId),
       ]);
@@ -58,10 +63,15 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
       if (tx.from !== expected.wallet.toLowerCase()) {
         return failure("PAYMENT_SENDER_MISMATCH", "the transaction was not sent by the intent's wallet");
       }
-      const transfers = rows.filter((r) => r.to.toLowerCase() === payout);
-      if (transfers.length > 0) return verifyUsdc(expected, tx, transfers, head?.number);
+      const paid = tx.transfers.filter((t) => t.to === payout);
+      if (paid.length > 0) {
+        const indexed = rows.filter((r) => r.to.toLowerCase() === payout);
+        return verifyUsdc(expected, tx, { paid, indexed, indexHead: head?.number, warn: (m) => warn(`[payments] ${hash}: ${m}`) });
+      }
       if (tx.to === usdc.toLowerCase()) {
-        return failure("PAYMENT_NOT_INDEXED", "this USDC transfer is not indexed yet; retry in a few seconds");
+        return tx.succeeded
+          ? failure("PAYMENT_NOT_FOUND", "this USDC transaction transfers nothing to the payout address")
+          : failure("PAYMENT_FAILED", "the transaction reverted");
       }
       if (tx.to !== payout) return failure("PAYMENT_NOT_FOUND", "the transaction pays neither USDC nor ETH to the payout address");
       return verifyEth(expected, tx);
@@ -69,13 +79,18 @@ export function createPaymentVerifier({ indexDb, providers, chainId, payTo, usdc
   };
 }
 
-function verifyUsdc(
-  expected: ExpectedPayment,
-  tx: PaymentTransaction,
-  transfers: IndexedPayment[],
-  head: bigint | undefined,
-): PaymentVerdict {
-  const fromWallet = transfers.filter((t) => t.from.toLowerCase() === expected.wallet.toLowerCase());
+type UsdcEvidence = {
+  /** The receipt's transfers to the payout address (evidence grade). */
+  paid: ReceiptTransfer[];
+  /** The index's rows for the same transaction. */
+  indexed: IndexedPayment[];
+  indexHead: bigint | undefined;
+  warn: (message: string) => void;
+};
+
+function verifyUsdc(expected: ExpectedPayment, tx: PaymentTransaction, evidence: UsdcEvidence): PaymentVerdict {
+  const wallet = expected.wallet.toLowerCase();
+  const fromWallet = evidence.paid.filter((t) => t.from === wallet);
   if (fromWallet.length === 0) return failure("PAYMENT_SENDER_MISMATCH", "the USDC was not transferred from the intent's wallet");
   const exact = fromWallet.find((t) => t.amount === expected.amountUsdc);
   if (!exact) {
@@ -84,11 +99,23 @@ function verifyUsdc(
       received: fromWallet.map((t) => t.amount.toString()),
     });
   }
-  if (exact.blockHash.toLowerCase() !== tx.blockHash) {
-    return failure("PAYMENT_NOT_FINAL", "the indexed transfer is in a block the chain no longer has; retry shortly");
+  const row = evidence.indexed.find((r) => r.logIndex === exact.logIndex);
+  if (!row) return failure("PAYMENT_NOT_INDEXED", "this USDC transfer is not indexed yet; retry in a few seconds");
+  if (row.amount !== exact.amount || row.from.toLowerCase() !== exact.from) {
+    evidence.warn(`the indexed transfer (log ${row.logIndex}) disagrees with the receipt read at evidence grade; claim refused`);
+    return row.amount !== exact.amount
+      ? failure("PAYMENT_AMOUNT_MISMATCH", "the indexed USDC amount and the transaction's receipt disagree; the claim is refused", {
+          expected: expected.amountUsdc.toString(),
+          received: [row.amount.toString()],
+        })
+      : failure("PAYMENT_SENDER_MISMATCH", "the indexed USDC sender and the transaction's receipt disagree; the claim is refused");
   }
-  const confirmations = head === undefined ? 0 : Math.max(0, Number(head - exact.blockNumber));
-  return settle(expected, { asset: "USDC", amount: exact.amount }, confirmations, Number(exact.timestamp));
+  if (row.blockHash.toLowerCase() !== tx.blockHash || !tx.canonical) {
+    return failure("PAYMENT_NOT_FINAL", "the transfer's block is not the chain's canonical one (a reorg); retry shortly");
+  }
+  // Final when both the chain (at evidence grade) and the index have seen 3 confirmations.
+  const indexed = evidence.indexHead === undefined ? 0 : countConfirmations(evidence.indexHead, row.blockNumber);
+  return settle(expected, { asset: "USDC", amount: exact.amount }, Math.min(tx.confirmations, indexed), tx.blockTimestamp);
 }
 
 function verifyEth(expected: ExpectedPayment, tx: PaymentTransaction): PaymentVerdict {

@@ -1,7 +1,11 @@
-import type { Address, Hex } from "viem";
+import { type Address, decodeEventLog, erc20Abi, type Hex } from "viem";
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { rpcBatch } from "../chain/rpcBatch";
+import { countConfirmations } from "./confirmations";
+
+/** One ERC-20 `Transfer` log of the token asked about, as the transaction's receipt holds it. */
+export type ReceiptTransfer = { logIndex: number; from: Address; to: Address; amount: bigint };
 
 /** A mined transaction as the providers report it, with its block's place in the pinned chain. */
 export type PaymentTransaction = {
@@ -13,8 +17,10 @@ export type PaymentTransaction = {
   blockHash: Hex;
   /** Block time, Unix seconds. */
   blockTimestamp: number;
-  /** Blocks built on the transaction's block up to the pinned head (head - block). */
+  /** Confirmations at the pinned head (the transaction's block is the first). */
   confirmations: number;
+  /** The `Transfer` logs of the token asked about, from the receipt. */
+  transfers: ReceiptTransfer[];
   /** The transaction's block is the one the pinned chain has at that height (no reorg since). */
   canonical: boolean;
 };
@@ -25,7 +31,7 @@ export type ReadPaymentTransactionResult =
   | { status: "UNAVAILABLE"; reason: string };
 
 /**
- * Reads a transaction, its receipt and its block at evidence grade: one block is pinned across the
+ * Reads a transaction, its receipt (with the `Transfer` logs of `token`) and its block at evidence grade: one block is pinned across the
  * providers first (a trusted primary, or a public quorum), then the pinning provider, or under a
  * public quorum every public provider, is asked; a quorum needs two identical answers and none that
  * differ. Confirmations are counted to the pinned head.
@@ -34,10 +40,13 @@ export async function readPaymentTransaction({
   providers,
   chainId,
   txHash,
+  token,
 }: {
   providers: readonly RpcProvider[];
   chainId: number;
   txHash: Hex;
+  /** The token whose transfers the receipt is read for (USDC). */
+  token: Address;
 }): Promise<ReadPaymentTransactionResult> {
   const pinned = await pinObservationBlock({ providers, chainId });
   if (!pinned.evidenceGrade || pinned.blockNumber === null)
@@ -45,7 +54,7 @@ export async function readPaymentTransaction({
   const head = pinned.blockNumber;
   const askers =
     pinned.trustLevel === "TRUSTED_PRIMARY" ? providers.filter((p) => p.name === pinned.providerName) : providers.filter((p) => !p.trusted);
-  const answers = await Promise.all(askers.map((p) => readFrom(p, txHash, head)));
+  const answers = await Promise.all(askers.map((p) => readFrom(p, txHash, head, token.toLowerCase())));
   const found = answers.filter((a): a is PaymentTransaction => typeof a === "object");
   const [first] = found;
   if (!first)
@@ -58,10 +67,16 @@ export async function readPaymentTransaction({
 }
 
 type RawTx = { from?: string; to?: string | null; value?: string; blockNumber?: string | null; blockHash?: string | null } | null;
-type RawReceipt = { status?: string; blockNumber?: string; blockHash?: string } | null;
+type RawLog = { address?: string; topics?: Hex[]; data?: Hex; logIndex?: string };
+type RawReceipt = { status?: string; blockNumber?: string; blockHash?: string; logs?: RawLog[] } | null;
 type RawBlock = { hash?: string; timestamp?: string } | null;
 
-async function readFrom(provider: RpcProvider, txHash: Hex, head: number): Promise<PaymentTransaction | "NOT_FOUND" | "FAILED"> {
+async function readFrom(
+  provider: RpcProvider,
+  txHash: Hex,
+  head: number,
+  token: string,
+): Promise<PaymentTransaction | "NOT_FOUND" | "FAILED"> {
   const [txOutcome, receiptOutcome] = await rpcBatch(provider, [
     { method: "eth_getTransactionByHash", params: [txHash] },
     { method: "eth_getTransactionReceipt", params: [txHash] },
@@ -83,9 +98,28 @@ async function readFrom(provider: RpcProvider, txHash: Hex, head: number): Promi
     blockNumber,
     blockHash: receipt.blockHash.toLowerCase() as Hex,
     blockTimestamp: block?.timestamp ? Number.parseInt(block.timestamp, 16) : 0,
-    confirmations: Math.max(0, head - blockNumber),
+    confirmations: countConfirmations(head, blockNumber),
     canonical: block?.hash?.toLowerCase() === receipt.blockHash.toLowerCase() && blockNumber <= head,
+    transfers: (receipt.logs ?? []).flatMap((log) => (log.address?.toLowerCase() === token ? decodeTransfer(log) : [])),
   };
+}
+
+function decodeTransfer(log: RawLog): ReceiptTransfer[] {
+  try {
+    const event = decodeEventLog({ abi: erc20Abi, data: log.data ?? "0x", topics: (log.topics ?? []) as [Hex, ...Hex[]] });
+    if (event.eventName !== "Transfer") return [];
+    const { from, to, value } = event.args;
+    return [
+      {
+        logIndex: Number.parseInt(log.logIndex ?? "0x0", 16),
+        from: from.toLowerCase() as Address,
+        to: to.toLowerCase() as Address,
+        amount: value,
+      },
+    ];
+  } catch {
+    return [];
+  }
 }
 
 function bigintJson(_key: string, value: unknown) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { apiKey, redemption } from "./schema";
 
@@ -36,9 +36,9 @@ export async function extendKey(
 }
 
 /**
- * Replaces the secret of an active paid key if its secret version is still `secretVersion`: the old
- * secret stops working in the same statement. Undefined when the target changed (rotated, revoked,
- * expired).
+ * Replaces the secret of an unrevoked paid key (expired or not) if its secret version is still
+ * `secretVersion`: the old secret stops working in the same statement. Undefined when the target
+ * changed (rotated or revoked).
  */
 export async function rotateKeySecret(
   db: AppDb,
@@ -47,15 +47,7 @@ export async function rotateKeySecret(
   const [row] = await db
     .update(apiKey)
     .set({ secretHash: p.secretHash, secretVersion: sql`${apiKey.secretVersion} + 1` })
-    .where(
-      and(
-        eq(apiKey.id, p.keyId),
-        eq(apiKey.secretVersion, p.secretVersion),
-        isNull(apiKey.revokedAt),
-        ne(apiKey.tier, "FREE"),
-        gt(apiKey.expiresAt, p.now),
-      ),
-    )
+    .where(and(eq(apiKey.id, p.keyId), eq(apiKey.secretVersion, p.secretVersion), isNull(apiKey.revokedAt), ne(apiKey.tier, "FREE")))
     .returning();
   return row;
 }
@@ -71,13 +63,11 @@ export async function revokeKey(db: AppDb, keyId: string, now: Date): Promise<Ke
 }
 
 /**
- * The active paid key of `wallet` that a recovery replaces: the one a payment `txHash` created or
- * renewed when given, else the one expiring last. One query either way, found or not.
+ * The unrevoked paid key of `wallet` (expired or not: "active" reads as "not revoked") that a
+ * recovery replaces: the one a payment `txHash` created or renewed when given, else the one expiring
+ * last. One query either way, found or not.
  */
-export async function findRecoverableKey(
-  db: AppDb,
-  p: { wallet: string; txHash: string | null; now: Date },
-): Promise<KeyRecord | undefined> {
+export async function findRecoverableKey(db: AppDb, p: { wallet: string; txHash: string | null }): Promise<KeyRecord | undefined> {
   const paidBy = db
     .select({ keyId: redemption.keyId })
     .from(redemption)
@@ -90,7 +80,6 @@ export async function findRecoverableKey(
         eq(apiKey.wallet, p.wallet),
         ne(apiKey.tier, "FREE"),
         isNull(apiKey.revokedAt),
-        gt(apiKey.expiresAt, p.now),
         p.txHash === null ? undefined : inArray(apiKey.id, paidBy),
       ),
     )

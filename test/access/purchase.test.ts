@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/keys/records";
 import { testManifest } from "../support/devnet";
+import { startRpcProxy } from "../support/rpcProxy";
 import {
   accessApp,
   type Backend,
@@ -62,7 +63,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     return post(app(), "/v1/subscribe/crypto", { intentId: i.intentId, signature: await sign(i.messageToSign, signer), txHash });
   }
 
-  /** Pays `i` in USDC from `user`, indexes the transfer and the head 3 blocks later; the tx hash. */
+  /** Pays `i` in USDC from `user`, indexes the transfer and a head 3 blocks later (4 confirmations); the tx hash. */
   async function payAndConfirm(i: PurchaseIntent["intent"], user = buyer.index, units = BigInt(i.usdc.amount)): Promise<Hex> {
     const receipt = await payUsdc(manifest, user, payTo, units);
     await indexPayment(backend, manifest, receipt);
@@ -112,7 +113,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     }
   });
 
-  test("error: 2 confirmations is 400 PAYMENT_NOT_FINAL; at 3 the USDC payment issues a key", async () => {
+  test("error: 2 confirmations is 400 PAYMENT_NOT_FINAL; at 3 (the payment's block counts as the first) the USDC payment issues a key", async () => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const receipt = await payUsdc(manifest, buyer.index, payTo, BigInt(i.usdc.amount));
     firstTx = receipt.transactionHash;
@@ -120,12 +121,12 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     expect(early.status).toBe(400);
     expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_INDEXED" });
     await indexPayment(backend, manifest, receipt);
-    await indexHeadAt(backend, manifest, receipt.blockNumber + 2n);
+    await indexHeadAt(backend, manifest, receipt.blockNumber + 1n);
     const two = await claim(i, firstTx);
     expect(two.status).toBe(400);
     expect(await two.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", confirmations: 2, required: 3 });
 
-    await indexHeadAt(backend, manifest, receipt.blockNumber + 3n);
+    await indexHeadAt(backend, manifest, receipt.blockNumber + 2n);
     const res = await claim(i, firstTx);
     expect(res.status).toBe(200);
     starter = (await res.json()) as IssuedKey;
@@ -176,6 +177,29 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const res = await claim(i, tx);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "PAYMENT_AMOUNT_MISMATCH", expected: "49000000", received: ["48990000"] });
+  });
+
+  test("error: a provider that inflates a small payment's Transfer to the intent's amount is refused: the index disagrees (400 PAYMENT_AMOUNT_MISMATCH, no key)", async () => {
+    const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
+    const tx = await payAndConfirm(i, buyer.index, usdc("1"));
+    const liar = await startRpcProxy(manifest.rpcUrl, `inflate-transfer:${i.usdc.amount}`);
+    const warned = logs.text().length;
+    try {
+      const res = await post(app({ providers: [{ name: "liar", url: liar.url, trusted: true }] }), "/v1/subscribe/crypto", {
+        intentId: i.intentId,
+        signature: await sign(i.messageToSign, buyer.account as { privateKey: Hex }),
+        txHash: tx,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "PAYMENT_AMOUNT_MISMATCH", received: ["1000000"] });
+    } finally {
+      await liar.stop();
+    }
+    expect(logs.text().slice(warned)).toContain("disagrees with the receipt");
+    const redeemed = await backend.sql("SELECT count(*)::int AS n FROM app.redemption WHERE tx_hash = $1", [tx]);
+    expect(redeemed).toEqual([{ n: 0 }]);
+    const unclaimed = await backend.sql("SELECT consumed_at FROM app.intent WHERE id = $1", [i.intentId]);
+    expect(unclaimed).toEqual([{ consumed_at: null }]);
   });
 
   test("error: a payment mined after the intent expired is 400 INTENT_EXPIRED", async () => {
@@ -350,6 +374,34 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     expect(await stale.json()).toMatchObject({ error: "RECOVERY_TARGET_CHANGED" });
   });
 
+  test("behavior: a paid key past its expiry (not revoked) is recovered with its tier and expiry, then renewed with the same secret from now", async () => {
+    const expiredAt = new Date(Date.now() - 86_400_000);
+    await backend.sql("UPDATE app.api_key SET expires_at = $1 WHERE id = $2", [expiredAt, starter.keyId]);
+    const refused = await app().request(`/v1/audit/${payTo}`, { headers: { "x-api-key": starter.apiKey as string } });
+    expect(refused.status).toBe(402);
+    expect(((await refused.json()) as Refusal).message).toMatch(/renew it .* or recover it/);
+
+    const recovered = await recoveryClaim(await recoveryChallenge({ userWallet: buyer.account?.address, txHash: firstTx }));
+    expect(recovered.status).toBe(200);
+    const replaced = (await recovered.json()) as IssuedKey;
+    expect(replaced).toMatchObject({ status: "REPLACED", keyId: starter.keyId, tier: "STARTER", expiresAt: expiredAt.toISOString() });
+    rawKeys.push(replaced.apiKey as string);
+
+    const renewal = await intent(
+      { tier: "STARTER", userWallet: buyer.account?.address, renewExistingKey: true, durationDays: 90 },
+      { "x-api-key": replaced.apiKey as string },
+    );
+    expect(renewal.renewKeyId).toBe(starter.keyId);
+    const renewed = await claim(renewal, await payAndConfirm(renewal));
+    expect(renewed.status).toBe(200);
+    expect(await renewed.json()).toMatchObject({ status: "RENEWED", apiKey: null, keyId: starter.keyId });
+    const self = (await (await app().request("/v1/keys/self", { headers: { "x-api-key": replaced.apiKey as string } })).json()) as KeySelf;
+    expect(self.status).toBe("ACTIVE");
+    // Extended from now, not from the past expiry.
+    expect(Date.parse(self.expiresAt as string)).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    starter = replaced;
+  });
+
   test("error: free and revoked keys cannot be recovered (409 NO_RECOVERABLE_KEY / RECOVERY_TARGET_CHANGED)", async () => {
     const pending = await recoveryChallenge({ userWallet: buyer.account?.address });
     // The challenge targets the key expiring last: the renewed one.
@@ -375,7 +427,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
   });
 
   test("behavior: the store and the logs hold no raw key", async () => {
-    expect(rawKeys.length).toBe(6);
+    expect(rawKeys.length).toBe(7);
     const dump = await backend.dump();
     for (const raw of rawKeys) {
       expect(dump).not.toContain(raw);

@@ -13,8 +13,10 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RpcProvider } from "../../api/chain/providers";
 import type { IntentEnvelope, IssuedKey } from "../../api/keys/records";
 import { testClient, testManifest } from "../support/devnet";
+import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
 
 /** This file deploys and signs as users[10] (other files use users[6..9]; limits.test.ts only signs as users[10]). */
@@ -70,6 +72,9 @@ function compile(): Record<string, Compiled> {
 let deployedWallet: Address;
 let factory: Address;
 let artifacts: Record<string, Compiled>;
+/** Three public providers in front of the devnet (no trusted primary), as real proxy processes. */
+const proxies: RpcProxy[] = [];
+afterAll(() => Promise.all(proxies.map((p) => p.stop())));
 
 beforeAll(async () => {
   artifacts = compile();
@@ -82,6 +87,7 @@ beforeAll(async () => {
   };
   deployedWallet = await deploy("OwnedWallet", [owner.address]);
   factory = await deploy("OwnedWalletFactory", []);
+  for (let i = 0; i < 3; i++) proxies.push(await startRpcProxy(manifest.rpcUrl));
 });
 
 describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
@@ -91,8 +97,8 @@ describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
   });
   afterAll(() => backend.close());
 
-  async function claimFor(wallet: Address, signature: (message: string) => Promise<Hex>) {
-    const app = accessApp(manifest, backend).app;
+  async function claimFor(wallet: Address, signature: (message: string) => Promise<Hex>, providers?: RpcProvider[]) {
+    const app = accessApp(manifest, backend, providers ? { providers } : {}).app;
     const envelope = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: wallet })).json()) as IntentEnvelope;
     return post(app, "/v1/subscribe/free/claim", {
       intentId: envelope.intent.intentId,
@@ -131,5 +137,28 @@ describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
     );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as IssuedKey).wallet).toBe(counterfactual);
+  });
+
+  test("error: no single public provider decides a signature: a liar answering every eth_call with true is outvoted or refused", async () => {
+    const publicProviders = proxies.map((p, i): RpcProvider => ({ name: `public-${i}`, url: p.url, trusted: false }));
+    const strangerSigns = (message: string) => privateKeyToAccount(stranger.privateKey).signMessage({ message });
+    const victim = "0x000000000000000000000000000000000000dEaD";
+    // All honest: the quorum says the signature is not the wallet's.
+    expect((await claimFor(victim, strangerSigns, publicProviders)).status).toBe(401);
+    await proxies[0]?.setMode("lie-call");
+    try {
+      const lied = await claimFor(victim, strangerSigns, publicProviders);
+      expect(lied.status).toBe(503);
+      expect(await lied.json()).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE", retryable: true });
+      // The liar alone: no public quorum, so no answer at all.
+      const alone = await claimFor(victim, strangerSigns, publicProviders.slice(0, 1));
+      expect(alone.status).toBe(503);
+    } finally {
+      await proxies[0]?.setMode("pass");
+    }
+    // An EOA's own signature needs no provider at all.
+    const down = [{ name: "down", url: "http://127.0.0.1:1", trusted: false }];
+    const own = await claimFor(stranger.address, strangerSigns, down);
+    expect([200, 409]).toContain(own.status);
   });
 });

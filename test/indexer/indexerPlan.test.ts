@@ -1,9 +1,12 @@
+import { createPublicClient, http, type Transport } from "viem";
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
 import { baseDexFactories } from "../../base/baseChain";
 import { baseCuratedPools } from "../../src/config/baseMainnet";
 import { indexerPlan } from "../../src/config/indexerPlan";
+import { indexerRpc } from "../../src/config/indexerRpc";
 import { testManifest } from "../support/devnet";
+import { startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
 const devnetEnv = { DEVNET_MANIFEST: inject("manifestPath") };
@@ -76,5 +79,28 @@ describe("indexerPlan", () => {
       /share an address/,
     );
     expect(() => indexerPlan(loadConfig(mainnetEnv))).toThrow(/PAYOUT_ADDRESS is required/);
+  });
+});
+
+describe("indexerRpc", () => {
+  test("behavior: with a trusted primary the indexer reads the primary alone, and a public provider only when the primary fails", async () => {
+    const [primary, publicOne] = [await startRpcProxy(manifest.rpcUrl), await startRpcProxy(manifest.rpcUrl, "alter-hash")];
+    try {
+      const chain = loadConfig({ ...mainnetEnv, BASE_RPC_PRIMARY_URL: primary.url, BASE_RPC_URLS: publicOne.url }).chain;
+      const transport = indexerRpc(chain);
+      expect(typeof transport).toBe("function");
+      const client = createPublicClient({ transport: transport as Transport });
+      const truth = await createPublicClient({ transport: http(manifest.rpcUrl) }).getBlock({ blockNumber: 1n });
+      // The public provider lies about hashes: while the primary answers, the indexer never sees it.
+      for (let n = 0; n < 5; n++) expect((await client.getBlock({ blockNumber: 1n })).hash).toBe(truth.hash);
+      await primary.setMode("down");
+      expect((await client.getBlock({ blockNumber: 1n })).hash).not.toBe(truth.hash);
+      // Without a primary, Ponder spreads over the public URLs itself.
+      expect(indexerRpc(loadConfig({ ...mainnetEnv, BASE_RPC_PRIMARY_URL: undefined, BASE_RPC_URLS: publicOne.url }).chain)).toEqual([
+        publicOne.url,
+      ]);
+    } finally {
+      await Promise.all([primary.stop(), publicOne.stop()]);
+    }
   });
 });

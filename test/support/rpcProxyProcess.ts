@@ -3,10 +3,14 @@ import { createServer } from "node:http";
 /**
  * A real JSON-RPC proxy process in front of anvil, for faults we cannot cause on anvil itself:
  * `pass` forwards, `down` answers 503, `alter-hash` rewrites every block hash it forwards (a provider
- * on another fork). The mode changes with `POST /__mode` and body `{"mode": ...}`.
- * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
+ * on another fork), `lie-call` answers every `eth_call` with true (0x…01: a liar that would make any
+ * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
+ * `Transfer` log in the receipts it forwards. The mode changes with `POST /__mode` and body
+ * `{"mode": ...}`. Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
  */
-type Mode = "pass" | "down" | "alter-hash";
+type Mode = "pass" | "down" | "alter-hash" | "lie-call" | `inflate-transfer:${string}`;
+type RpcMessage = { id?: unknown; method?: string; result?: unknown };
+const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [target, initial] = process.argv.slice(2);
 if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
@@ -26,6 +30,7 @@ const server = createServer(async (req, res) => {
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
   let text = await upstream.text();
+  if (mode === "lie-call" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
   if (mode === "alter-hash")
     text = text.replace(
       /"hash":"(0x[0-9a-f]{63})([0-9a-f])"/g,
@@ -33,6 +38,27 @@ const server = createServer(async (req, res) => {
     );
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
 });
+/** Applies `lie-call` or `inflate-transfer` to the answers of the requests they concern. */
+function rewrite(requestBody: string, responseText: string): string {
+  const requests = ([] as RpcMessage[]).concat(JSON.parse(requestBody));
+  const methods = new Map(requests.map((r) => [JSON.stringify(r.id), r.method]));
+  const parsed = JSON.parse(responseText) as RpcMessage | RpcMessage[];
+  for (const answer of ([] as RpcMessage[]).concat(parsed)) {
+    const method = methods.get(JSON.stringify(answer.id));
+    if (mode === "lie-call" && method === "eth_call") {
+      answer.result = `0x${"0".repeat(63)}1`;
+      delete (answer as { error?: unknown }).error;
+    }
+    if (mode.startsWith("inflate-transfer:") && method === "eth_getTransactionReceipt" && answer.result) {
+      const amount = BigInt(mode.slice("inflate-transfer:".length));
+      for (const log of (answer.result as { logs?: { topics: string[]; data: string }[] }).logs ?? []) {
+        if (log.topics[0] === transferTopic) log.data = `0x${amount.toString(16).padStart(64, "0")}`;
+      }
+    }
+  }
+  return JSON.stringify(parsed);
+}
+
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   console.log(`listening ${typeof address === "object" && address ? address.port : 0}`);
