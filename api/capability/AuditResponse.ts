@@ -44,43 +44,52 @@ const provenance = {
 /** Statements of what the observation is not; always present. */
 export const Limitations = z.array(z.string()).min(1);
 
+/** The spec's rule: the score is null exactly when evidence grade was not reached, and then the rating is UNVERIFIED. */
+const nullOnlyWhenUnverified = (r: { capabilityScore: number | null; capabilityRating: CapabilityRating }) =>
+  (r.capabilityScore === null) === (r.capabilityRating === "UNVERIFIED");
+const nullScoreRule = { message: "capabilityScore is null exactly when capabilityRating is UNVERIFIED", path: ["capabilityScore"] };
+
 /** ScoreResponse: the coverage index (higher = fewer selected patterns observed) and its deduction breakdown. */
-export const ScoreResponse = z.strictObject({
-  address: WireAddress,
-  chainId: z.int(),
-  network: z.string(),
-  notASafetyGuarantee: z.literal(true),
-  capabilityScore: z.int().min(0).max(100).nullable(),
-  capabilityRating: CapabilityRating,
-  maxScore: z.literal(100),
-  deductions: z.array(Deduction),
-  ...provenance,
-  limitations: Limitations,
-});
+export const ScoreResponse = z
+  .strictObject({
+    address: WireAddress,
+    chainId: z.int(),
+    network: z.string(),
+    notASafetyGuarantee: z.literal(true),
+    capabilityScore: z.int().min(0).max(100).nullable(),
+    capabilityRating: CapabilityRating,
+    maxScore: z.literal(100),
+    deductions: z.array(Deduction),
+    ...provenance,
+    limitations: Limitations,
+  })
+  .refine(nullOnlyWhenUnverified, nullScoreRule);
 export type ScoreResponse = z.infer<typeof ScoreResponse>;
 
 /** AuditResponse: capability observations, proxy resolution and the coverage index of one address. */
-export const AuditResponse = z.strictObject({
-  status: z.literal("SUCCESS"),
-  operation: z.literal("CONTRACT_CAPABILITY_OBSERVATION"),
-  address: WireAddress,
-  chainId: z.int(),
-  network: z.string(),
-  isContract: z.boolean(),
-  notASafetyGuarantee: z.literal(true),
-  capabilityRating: CapabilityRating,
-  capabilityScore: z.int().min(0).max(100).nullable(),
-  score: z.strictObject({ maxScore: z.literal(100), deductions: z.array(Deduction) }),
-  ...provenance,
-  resolvedExecutionTarget: WireAddress,
-  resolvedImplementation: WireAddress.nullable(),
-  resolvedFacet: WireAddress.nullable(),
-  resolution: ResolutionRecord,
-  capabilities: z.array(AuditCapability),
-  detectedCapabilities: z.array(CapabilityType),
-  dissections: z.array(z.strictObject({ address: WireAddress, executionRole: ExecutionRole, dissection: Dissection })),
-  reachability: z.literal("NOT_ESTABLISHED"),
-  rpcObservation: RpcObservation,
-  limitations: Limitations,
-});
+export const AuditResponse = z
+  .strictObject({
+    status: z.literal("SUCCESS"),
+    operation: z.literal("CONTRACT_CAPABILITY_OBSERVATION"),
+    address: WireAddress,
+    chainId: z.int(),
+    network: z.string(),
+    isContract: z.boolean(),
+    notASafetyGuarantee: z.literal(true),
+    capabilityRating: CapabilityRating,
+    capabilityScore: z.int().min(0).max(100).nullable(),
+    score: z.strictObject({ maxScore: z.literal(100), deductions: z.array(Deduction) }),
+    ...provenance,
+    resolvedExecutionTarget: WireAddress,
+    resolvedImplementation: WireAddress.nullable(),
+    resolvedFacet: WireAddress.nullable(),
+    resolution: ResolutionRecord,
+    capabilities: z.array(AuditCapability),
+    detectedCapabilities: z.array(CapabilityType),
+    dissections: z.array(z.strictObject({ address: WireAddress, executionRole: ExecutionRole, dissection: Dissection })),
+    reachability: z.literal("NOT_ESTABLISHED"),
+    rpcObservation: RpcObservation,
+    limitations: Limitations,
+  })
+  .refine(nullOnlyWhenUnverified, nullScoreRule);
 export type AuditResponse = z.infer<typeof AuditResponse>;

@@ -50,13 +50,13 @@ const upgradeableProxyTypes = new Set<string>(
 
 /**
  * The coverage index of one observation: 100 minus the weight of every distinct pattern observed on the
- * resolved code, floored at 0. Null with `UNVERIFIED` when the block is not evidence grade; null with
- * `NOT_A_CONTRACT` when the address holds no code.
+ * resolved code, floored at 0. Null only with `UNVERIFIED`, when the block is not evidence grade. An
+ * address that holds no code shows no pattern: 100 with `NOT_A_CONTRACT` (observed, not a verdict).
  */
 export function scoreCapabilities(observation: ContractObservation): CapabilityScore {
   if (!observation.block.evidenceGrade) return { capabilityScore: null, capabilityRating: "UNVERIFIED", maxScore: 100, deductions: [] };
   if (observation.resolution.status === "NOT_A_CONTRACT")
-    return { capabilityScore: null, capabilityRating: "NOT_A_CONTRACT", maxScore: 100, deductions: [] };
+    return { capabilityScore: 100, capabilityRating: "NOT_A_CONTRACT", maxScore: 100, deductions: [] };
 
   const found = new Map<DeductionType, { occurrences: number; sources: Set<string>; evidence: string }>();
   const note = (type: DeductionType, source: string, evidence: string) => {

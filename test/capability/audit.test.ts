@@ -75,7 +75,11 @@ describe("auditContract", () => {
 
   test("behavior: an address with no code is reported as not a contract, not as an error", async () => {
     const result = await auditContract(deps, "0x000000000000000000000000000000000000bEEF");
-    expect(result.ok && result.value).toMatchObject({ isContract: false, capabilityRating: "NOT_A_CONTRACT", capabilityScore: null });
+    expect(result.ok && AuditResponse.parse(result.value)).toMatchObject({
+      isContract: false,
+      capabilityRating: "NOT_A_CONTRACT",
+      capabilityScore: 100,
+    });
   });
 
   test("behavior: score agrees with the audit's index", async () => {
