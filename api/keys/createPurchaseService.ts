@@ -6,7 +6,7 @@ import { requiredConfirmations } from "../payments/confirmations";
 import type { PaymentVerifier } from "../payments/createPaymentVerifier";
 import { countDaily } from "../store/countDaily";
 import { extendKey, insertKey, type KeyInfo } from "../store/keyQueries";
-import { insertRedemption, isRedeemed } from "../store/redemptionQueries";
+import { insertRedemption } from "../store/redemptionQueries";
 import { generateId } from "./apiKeyFormat";
 import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import { purchaseMessage } from "./intentMessage";
@@ -89,7 +89,8 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
     async claim({ intentId, signature, txHash }) {
       if (!payments) return unavailable;
       const paidBy = txHash.toLowerCase() as Hex;
-      // The intent and its signature first: whether a payment was redeemed is told only to its payer.
+      // The intent, its signature and the payment's sender come first: whether a payment was redeemed
+      // is told only to the wallet that sent it (the redemption's primary key decides, atomically).
       const checked = await checkChallenge({
         db,
         wallets,
@@ -102,7 +103,6 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
         enforceExpiry: false,
       });
       if (!checked.ok) return checked;
-      if (await isRedeemed(db, paidBy)) return alreadyRedeemed;
       const intent = checked.value;
       const { tier, durationDays, amountUsdc } = intent;
       if (!tier || !durationDays || amountUsdc === null) throw new Error(`purchase intent ${intent.id} has no frozen terms`);

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { redemption } from "./schema";
 
@@ -10,10 +9,5 @@ export type NewRedemption = typeof redemption.$inferInsert;
  */
 export async function insertRedemption(db: AppDb, row: NewRedemption): Promise<boolean> {
   const rows = await db.insert(redemption).values(row).onConflictDoNothing().returning({ txHash: redemption.txHash });
-  return rows.length === 1;
-}
-
-export async function isRedeemed(db: AppDb, txHash: string): Promise<boolean> {
-  const rows = await db.select({ txHash: redemption.txHash }).from(redemption).where(eq(redemption.txHash, txHash)).limit(1);
   return rows.length === 1;
 }

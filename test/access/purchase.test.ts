@@ -163,6 +163,21 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     rawKeys.push(spare.apiKey as string);
   });
 
+  test("behavior: whether a payment was redeemed is told only to the wallet that paid it", async () => {
+    // firstTx is redeemed. Another wallet, with its own valid intent and signature, learns only that it did not send it.
+    const other = ethBuyer.account as { address: Address; privateKey: Hex };
+    const theirs = await intent({ tier: "STARTER", userWallet: other.address });
+    const probe = await claim(theirs, firstTx, other);
+    expect(probe.status).toBe(400);
+    expect(await probe.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
+    // A signature that is not the intent wallet's is refused before the payment is even looked at.
+    const forged = await claim(await intent({ tier: "STARTER", userWallet: buyer.account?.address }), firstTx, other);
+    expect(await forged.json()).toMatchObject({ error: "INTENT_SIGNATURE_INVALID" });
+    // The payer is told.
+    const own = await claim(await intent({ tier: "STARTER", userWallet: buyer.account?.address }), firstTx);
+    expect(await own.json()).toMatchObject({ error: "TX_ALREADY_REDEEMED" });
+  });
+
   test("error: a payment sent by another wallet is 400 PAYMENT_SENDER_MISMATCH", async () => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const tx = await payAndConfirm(i, ethBuyer.index);
