@@ -18,6 +18,16 @@ const urlList = z
 
 const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
+/** An http(s) origin: scheme, host and optional port, no path. */
+const origin = z
+  .string()
+  .url()
+  .refine(
+    (u) => /^https?:$/.test(new URL(u).protocol) && new URL(u).pathname === "/" && !new URL(u).search,
+    "must be an http(s) origin such as https://api.example.com",
+  )
+  .transform((u) => new URL(u).origin);
+
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
 /**
@@ -27,6 +37,10 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(42069),
   HOST: z.string().min(1).default("127.0.0.1"),
+  /** The service's public origin: challenges name it, the OpenAPI document lists it. Default: http://HOST:PORT. */
+  PUBLIC_URL: origin.optional(),
+  /** A fallback web host serving the same API (a second replica on the same database), if any. */
+  FALLBACK_URL: origin.optional(),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
   BASE_RPC_URLS: urlList.optional(),
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
@@ -87,6 +101,8 @@ export type ChainMode =
 export type Config = {
   port: number;
   host: string;
+  /** Where users reach the service: the public origin, and the fallback host's, if any. */
+  origins: ServiceOrigins;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -109,6 +125,9 @@ export type Config = {
   logLevel: Env["LOG_LEVEL"];
 };
 
+/** The public origin and the fallback host's origin (each `scheme://host[:port]`). */
+export type ServiceOrigins = { public: string; fallback: string | undefined };
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -130,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    origins: { public: e.PUBLIC_URL ?? new URL(`http://${e.HOST}:${e.PORT}`).origin, fallback: e.FALLBACK_URL },
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST },

@@ -23,6 +23,11 @@ export const errorCodes = {
     retryable: false,
     description: "the purchase claim is not signed by the intent's wallet",
   },
+  CHALLENGE_ORIGIN_MISMATCH: {
+    status: 400,
+    retryable: false,
+    description: "the signed challenge names an origin or chain this service does not serve",
+  },
   RENEWAL_TARGET_INVALID: { status: 400, retryable: false, description: "the presented key cannot be renewed by this purchase" },
   TX_ALREADY_REDEEMED: { status: 400, retryable: false, description: "the transaction was already redeemed (a txHash redeems once)" },
   PAYMENT_NOT_FOUND: { status: 400, retryable: true, description: "no mined payment to the payout address has this hash (yet)" },

@@ -40,6 +40,7 @@ export function createServerApp(indexDb: IndexDb) {
     capability: { providers, chainId: baseChainId, samples: demoSamples(config.demoAuditAddresses, manifest) },
     access: createAccessDeps({
       store: appStore,
+      origins: config.origins,
       pepper: resolveApiKeyPepper({
         configured: config.access.apiKeyPepper,
         chain: config.chain.kind,

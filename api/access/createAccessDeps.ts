@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
+import type { ServiceOrigins } from "../config";
 import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
@@ -27,12 +28,15 @@ export type AccessDeps = AccessOptions & {
   recovery: RecoveryService;
   /** Where payments go (plans); null: purchases are unavailable. */
   payTo: Address | null;
+  /** The public origin and the fallback host's: challenges name the one a request came through. */
+  origins: ServiceOrigins;
   /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
   operatorBootstrapToken: string | undefined;
 };
 
 export type CreateAccessDepsParameters = {
   store: AppStore;
+  origins: ServiceOrigins;
   /** Server secret of the keyed key hash (API_KEY_PEPPER). */
   pepper: string;
   environment: KeyEnvironment;
@@ -60,7 +64,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const payments = p.payTo
     ? createPaymentVerifier({ indexDb: p.indexDb, providers: p.providers, chainId: p.chainId, payTo: p.payTo, usdc: baseUsdc })
     : null;
-  const common = { db, wallets, hash, environment: p.environment, clock };
+  const common = { db, origins: p.origins, wallets, hash, environment: p.environment, clock };
   return {
     keys: createKeyService({ db, hash, credits, clock }),
     credits,
@@ -73,6 +77,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     purchases: createPurchaseService({ ...common, payments, payTo: p.payTo, usdc: baseUsdc, ethQuote: p.ethQuote }),
     recovery: createRecoveryService(common),
     payTo: p.payTo,
+    origins: p.origins,
     operatorBootstrapToken: p.operatorBootstrapToken,
   };
 }

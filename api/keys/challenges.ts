@@ -1,17 +1,21 @@
 import type { Address, Hex } from "viem";
+import { baseChainId } from "../../base/baseChain";
+import type { ServiceOrigins } from "../config";
 import { type Failure, failure, type Result, success } from "../errors";
 import type { AppDb } from "../store/createAppStore";
 import { consumeIntent, findIntent, type IntentRecord, insertIntent, type NewIntent } from "../store/intentQueries";
 import { generateId, type KeyEnvironment } from "./apiKeyFormat";
 import type { KeyHasher } from "./createKeyHasher";
 import type { WalletVerifier } from "./createWalletVerifier";
-import type { ChallengeFields } from "./intentMessage";
+import { type ChallengeFields, challengeOrigin } from "./intentMessage";
 import { intentTtlMs } from "./intentTtl";
 import { refusableTransaction } from "./refusableTransaction";
 
 /** What every service that issues keys for signed challenges (free, purchase, recovery) is built from. */
 export type ChallengeServiceParameters = {
   db: AppDb;
+  /** The origins challenges may name: a claim of a challenge naming any other is refused. */
+  origins: ServiceOrigins;
   wallets: WalletVerifier;
   hash: KeyHasher;
   environment: KeyEnvironment;
@@ -30,6 +34,8 @@ export type IssuedChallenge = {
 
 export type IssueChallengeParameters = {
   kind: IntentRecord["kind"];
+  /** The origin the wallet reached us through (the public one or the fallback), named in the message. */
+  origin: string;
   wallet: Address;
   now: Date;
   /** The text the wallet signs, naming every field of the challenge. */
@@ -41,6 +47,7 @@ export type IssueChallengeParameters = {
 /** Stores a new intent valid 15 minutes and answers the challenge the wallet signs. */
 export async function issueChallenge(db: AppDb, p: IssueChallengeParameters): Promise<IssuedChallenge> {
   const fields: ChallengeFields = {
+    origin: p.origin,
     intentId: generateId("int"),
     wallet: p.wallet,
     createdAt: p.now,
@@ -71,6 +78,7 @@ export type SignedIntent = IntentRecord & { wallet: Address };
 
 export type CheckChallengeParameters = {
   db: AppDb;
+  origins: ServiceOrigins;
   wallets: WalletVerifier;
   kind: IntentRecord["kind"];
   intentId: string;
@@ -91,6 +99,10 @@ export async function checkChallenge(p: CheckChallengeParameters): Promise<Resul
   if (intent.consumedAt) return p.consumed;
   if ((p.enforceExpiry ?? true) && intent.expiresAt <= p.now) {
     return failure("INTENT_EXPIRED", "the intent expired (15 minutes); request a new one");
+  }
+  const named = challengeOrigin(intent.message);
+  if (!named || named.chainId !== baseChainId || ![p.origins.public, p.origins.fallback].includes(named.origin)) {
+    return failure("CHALLENGE_ORIGIN_MISMATCH", "the challenge names an origin or chain this service does not serve; request a new one");
   }
   const proof = await p.wallets.verify({ address: intent.wallet as Address, message: intent.message, signature: p.signature });
   if (proof.status === "UNAVAILABLE") {

@@ -13,7 +13,7 @@ export type FreeKeyChallenge = { status: "CHALLENGE_ISSUED"; intent: IssuedChall
 
 export type FreeKeyService = {
   /** A challenge for `wallet` to sign (issued whether or not the wallet already holds a free key). */
-  challenge(wallet: Address): Promise<FreeKeyChallenge>;
+  challenge(wallet: Address, origin: string): Promise<FreeKeyChallenge>;
   /** Issues the wallet's one free key for a valid signature over its challenge. */
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
@@ -22,16 +22,17 @@ export type CreateFreeKeyServiceParameters = ChallengeServiceParameters;
 
 const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
 
-export function createFreeKeyService({ db, wallets, hash, environment, clock }: CreateFreeKeyServiceParameters): FreeKeyService {
+export function createFreeKeyService({ db, origins, wallets, hash, environment, clock }: CreateFreeKeyServiceParameters): FreeKeyService {
   return {
-    async challenge(wallet) {
-      const challenge = await issueChallenge(db, { kind: "FREE", wallet, now: clock(), message: freeKeyMessage });
+    async challenge(wallet, origin) {
+      const challenge = await issueChallenge(db, { kind: "FREE", origin, wallet, now: clock(), message: freeKeyMessage });
       return { status: "CHALLENGE_ISSUED", intent: { kind: "FREE_KEY", ...challenge } };
     },
 
     async claim({ intentId, signature }) {
       const checked = await checkChallenge({
         db,
+        origins,
         wallets,
         kind: "FREE",
         intentId,

@@ -19,6 +19,8 @@ export type PurchaseRequest = {
   tier: PaidTier;
   userWallet: Address;
   durationDays: DurationDays;
+  /** The origin the wallet reached us through, named in the message. */
+  origin: string;
   /** The authenticated key presented for renewal, or null for a new key. */
   renew: { key: KeyInfo } | null;
 };
@@ -44,11 +46,11 @@ export type CreatePurchaseServiceParameters = ChallengeServiceParameters & {
 const dayMs = 86_400_000;
 
 export function createPurchaseService(deps: CreatePurchaseServiceParameters): PurchaseService {
-  const { db, wallets, payments, payTo, ethQuote, hash, environment, clock } = deps;
+  const { db, origins, wallets, payments, payTo, ethQuote, hash, environment, clock } = deps;
   const unavailable = failure("PAYMENTS_UNAVAILABLE", "no payout address is configured (PAYOUT_ADDRESS); purchases are unavailable");
 
   return {
-    async createIntent({ tier, userWallet, durationDays, renew }) {
+    async createIntent({ tier, userWallet, durationDays, origin, renew }) {
       if (!payTo) return unavailable;
       if (renew) {
         const refusal = renewalRefusal(renew, tier, userWallet);
@@ -60,6 +62,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
       const renewKeyId = renew?.key.id ?? null;
       const challenge: IssuedChallenge = await issueChallenge(db, {
         kind: "PURCHASE",
+        origin,
         wallet: userWallet,
         now: clock(),
         message: (fields) => purchaseMessage(fields, { tier, durationDays, amountUsdc, amountWei, payTo, renewKeyId }),
@@ -93,6 +96,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
       // is told only to the wallet that sent it (the redemption's primary key decides, atomically).
       const checked = await checkChallenge({
         db,
+        origins,
         wallets,
         kind: "PURCHASE",
         intentId,

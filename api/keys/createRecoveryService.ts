@@ -15,7 +15,7 @@ export type RecoveryService = {
    * A challenge for `wallet`, real or decoy: the same queries, the same row written and the same
    * envelope whether or not the wallet holds a recoverable key.
    */
-  challenge(p: { wallet: Address; txHash: Hex | null }): Promise<RecoveryChallenge>;
+  challenge(p: { wallet: Address; txHash: Hex | null; origin: string }): Promise<RecoveryChallenge>;
   /** Revokes the target's secret and issues its replacement in one statement; tier and expiry are kept. */
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
@@ -24,13 +24,21 @@ export type CreateRecoveryServiceParameters = ChallengeServiceParameters;
 
 const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
 
-export function createRecoveryService({ db, wallets, hash, environment, clock }: CreateRecoveryServiceParameters): RecoveryService {
+export function createRecoveryService({
+  db,
+  origins,
+  wallets,
+  hash,
+  environment,
+  clock,
+}: CreateRecoveryServiceParameters): RecoveryService {
   return {
-    async challenge({ wallet, txHash }) {
+    async challenge({ wallet, txHash, origin }) {
       const now = clock();
       const target = await findRecoverableKey(db, { wallet: wallet.toLowerCase(), txHash: txHash?.toLowerCase() ?? null });
       const challenge = await issueChallenge(db, {
         kind: "RECOVERY",
+        origin,
         wallet,
         now,
         message: recoveryMessage,
@@ -42,6 +50,7 @@ export function createRecoveryService({ db, wallets, hash, environment, clock }:
     async claim({ intentId, signature }) {
       const checked = await checkChallenge({
         db,
+        origins,
         wallets,
         kind: "RECOVERY",
         intentId,

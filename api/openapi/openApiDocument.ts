@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { baseNetwork } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
+import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
 
 /** The security schemes the route table's access policies name. */
@@ -18,14 +19,19 @@ const securitySchemes = {
 
 /**
  * The OpenAPI 3.1.0 description of API version 2.2.0, generated from the routes mounted on `app`
- * (the route table's schemas). Call it once every route is mounted.
+ * (the route table's schemas), served from the public origin and the fallback host. Call it once every
+ * route is mounted.
  */
-export function openApiDocument(app: OpenAPIHono<AccessEnv>) {
+export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins) {
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
   return app.getOpenAPI31Document({
     openapi: "3.1.0",
+    servers: [
+      { url: origins.public, description: "The service" },
+      ...(origins.fallback ? [{ url: origins.fallback, description: "Fallback host: the same API" }] : []),
+    ],
     info: {
       title: "Base capability and market service",
       version: apiVersion,

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { baseUsdc } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
+import type { ServiceOrigins } from "../config";
 import { buildPlans } from "../keys/buildPlans";
 import { openApiDocument } from "../openapi/openApiDocument";
 import type { MountRoute } from "./createRouteMounter";
@@ -10,13 +11,17 @@ import { routeList, routes } from "./routeTable";
  * The plan catalogue and the OpenAPI document, both derived from the route table. Mount these last:
  * the document describes the routes mounted before it (built once, on first request).
  */
-export function mountCatalogueRoutes(mount: MountRoute, app: OpenAPIHono<AccessEnv>, deps: { payTo: `0x${string}` | null }) {
+export function mountCatalogueRoutes(
+  mount: MountRoute,
+  app: OpenAPIHono<AccessEnv>,
+  deps: { payTo: `0x${string}` | null; origins: ServiceOrigins },
+) {
   const plans = buildPlans({ payTo: deps.payTo, usdc: baseUsdc, routes: routeList });
   mount(routes.plans, (c) => c.json(plans));
   let document: ReturnType<typeof openApiDocument> | undefined;
   for (const route of [routes.openApi, routes.openApiRoot]) {
     mount(route, (c) => {
-      document ??= openApiDocument(app);
+      document ??= openApiDocument(app, deps.origins);
       return c.json(document);
     });
   }

@@ -3,6 +3,7 @@ import type { AccessEnv } from "../access/AccessOptions";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { spendableNow } from "../access/createCreditService";
 import { ApiError } from "../errors";
+import { requestOrigin } from "../http/requestOrigin";
 import type { MountRoute } from "./createRouteMounter";
 import { routes } from "./routeTable";
 
@@ -25,7 +26,7 @@ export function mountKeyRoutes(mount: MountRoute, deps: AccessDeps) {
   });
   mount(routes.recoveryChallenge, async (c) => {
     const { userWallet, txHash } = c.req.valid("json");
-    const challenge = await deps.recovery.challenge({ wallet: userWallet, txHash: txHash ?? null });
+    const challenge = await deps.recovery.challenge({ wallet: userWallet, txHash: txHash ?? null, origin: requestOrigin(c, deps.origins) });
     return c.json({ ...challenge, claimWith: routes.recoveryClaim.name }, 202);
   });
   mount(routes.recoveryClaim, async (c) => {

@@ -1,6 +1,7 @@
 import { presentedKey } from "../access/authenticate";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { ApiError } from "../errors";
+import { requestOrigin } from "../http/requestOrigin";
 import type { MountRoute } from "./createRouteMounter";
 import { routes } from "./routeTable";
 
@@ -10,7 +11,7 @@ import { routes } from "./routeTable";
  */
 export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
   mount(routes.freeChallenge, async (c) => {
-    const challenge = await deps.freeKeys.challenge(c.req.valid("json").userWallet);
+    const challenge = await deps.freeKeys.challenge(c.req.valid("json").userWallet, requestOrigin(c, deps.origins));
     return c.json({ ...challenge, claimWith: routes.freeClaim.name });
   });
   mount(routes.freeClaim, async (c) => {
@@ -21,7 +22,8 @@ export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
   mount(routes.purchaseIntent, async (c) => {
     const { tier, userWallet, durationDays, renewExistingKey } = c.req.valid("json");
     const renew = renewExistingKey ? await presentedKey(c, deps) : null;
-    const result = await deps.purchases.createIntent({ tier, userWallet, durationDays, renew });
+    const origin = requestOrigin(c, deps.origins);
+    const result = await deps.purchases.createIntent({ tier, userWallet, durationDays, origin, renew });
     if (!result.ok) throw ApiError.of(result);
     return c.json({ ...result.value, claimWith: routes.cryptoClaim.name });
   });

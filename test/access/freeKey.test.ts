@@ -1,4 +1,5 @@
 import { privateKeyToAccount } from "viem/accounts";
+import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope, IssuedKey, KeySelf, RevokeResult } from "../../api/keys/records";
 import { testClient, testManifest } from "../support/devnet";
@@ -61,6 +62,46 @@ describe.each(backendNames)("free key on %s", (backendName) => {
 
     const bearer = await app().request("/v1/keys/self", { headers: { authorization: `Bearer ${issued.apiKey}` } });
     expect(bearer.status).toBe(200);
+  });
+
+  test("default: the challenge is a Sign-In with Ethereum message naming our origin, Base's chain, the intent and its validity", async () => {
+    const { intent } = await challenge(stranger.address);
+    const message = parseSiweMessage(intent.messageToSign);
+    expect(message).toMatchObject({
+      domain: "127.0.0.1:42069",
+      uri: "http://127.0.0.1:42069",
+      address: stranger.address,
+      chainId: 8453,
+      version: "1",
+      requestId: intent.intentId,
+      nonce: intent.intentId.replace("int_", ""),
+    });
+    expect(message.expirationTime?.toISOString()).toBe(intent.expiresAt);
+    expect(message.issuedAt?.toISOString()).toBe(intent.createdAt);
+  });
+
+  test("behavior: a challenge asked through the fallback host names it; a claim is accepted on either host", async () => {
+    const res = await app().request("/v1/subscribe/free/challenge", {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "fallback.example" },
+      body: JSON.stringify({ userWallet: stranger.address }),
+    });
+    const { intent } = (await res.json()) as IntentEnvelope;
+    expect(parseSiweMessage(intent.messageToSign)).toMatchObject({ domain: "fallback.example", uri: "https://fallback.example" });
+    // Another deployment (other origins) over the same store refuses a challenge that names ours.
+    const elsewhere = accessApp(manifest, backend, { origins: { public: "https://other.example", fallback: undefined } }).app;
+    const refused = await post(elsewhere, "/v1/subscribe/free/claim", {
+      intentId: intent.intentId,
+      signature: await sign(intent.messageToSign, stranger),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "CHALLENGE_ORIGIN_MISMATCH" });
+    const claimed = await post(app(), "/v1/subscribe/free/claim", {
+      intentId: intent.intentId,
+      signature: await sign(intent.messageToSign, stranger),
+    });
+    expect(claimed.status).toBe(200);
+    rawKeys.push(((await claimed.json()) as IssuedKey).apiKey as string);
   });
 
   test("error: a second free key for the same wallet is 409 FREE_KEY_EXISTS", async () => {

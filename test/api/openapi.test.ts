@@ -6,6 +6,7 @@ import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
 import { routeList } from "../../api/routes/routeTable";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
+import { testOrigins } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 
@@ -18,6 +19,7 @@ type Document = {
   info: { version: string };
   paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }>; security?: unknown[] }>>;
   components: { securitySchemes: Record<string, unknown> };
+  servers: { url: string }[];
 };
 const fetchDocument = async (path = "/v1/openapi.json") => (await (await app.request(path)).json()) as Document;
 const operations = (doc: Document) =>
@@ -29,6 +31,8 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("2.2.0");
     expect(doc.paths["/v1/audit/{address}"]?.get?.responses["200"]?.content).toBeDefined();
+    // The public origin and the fallback host serve the same API.
+    expect(doc.servers.map((s) => s.url)).toEqual([testOrigins.public, testOrigins.fallback]);
     expect(await fetchDocument("/openapi.json")).toEqual(doc);
   });
 

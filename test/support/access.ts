@@ -8,6 +8,9 @@ import type { Manifest } from "../../devnet/manifest";
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
 export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
 
+/** The origins the test apps serve: the default public one, and a fallback host. */
+export const testOrigins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
+
 let shared: AppStore | undefined;
 
 /** The test process's app store: one in-memory PGlite, migrated. */
@@ -24,6 +27,7 @@ export function testAppStore(): AppStore {
 export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
   return createAccessDeps({
     store: overrides.store ?? testAppStore(),
+    origins: testOrigins,
     pepper: "test-pepper-0123456789abcdef0123456789abcdef",
     environment: "test",
     chainId: 8453,
