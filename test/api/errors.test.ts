@@ -94,6 +94,42 @@ describe("the one error shape, through createApp", () => {
     expect(res.status).toBe(413);
   });
 
+  test("behavior: unknown query parameters are ignored; a credential-shaped one is 401 whatever its value", async () => {
+    expect((await app.request("/v1/plans?foo=1&page=2")).status).toBe(200);
+    const names = ["api_key", "apikey", "apiKey", "API-KEY", "key", "token", "access_token", "x-api-key", "secret", "auth"];
+    const values = ["", "abc", "svc_test_1111111111111111111111111111111111111111111"];
+    for (const name of [...names, "authorization", "bearer", "credential", "password", "signature", "jwt", "session"]) {
+      for (const value of values) {
+        const res = await app.request(`/v1/plans?${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+        expect(res.status, `${name}=${value}`).toBe(401);
+        expect(await res.json()).toMatchObject({ error: "CREDENTIAL_IN_QUERY" });
+      }
+    }
+    // A key-shaped value under any name, on any route.
+    expect((await app.request("/v1/status?q=svc_live_abc")).status).toBe(401);
+  });
+
+  test("behavior: a 200 MB streamed body is refused after reading little more than the cap", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(1024 * 1024).fill(32);
+    const huge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 200 * chunk.length) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await app.request("/v1/subscribe/free/challenge", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: huge,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    // The stream is cancelled at the cap: a few chunks were read (stream buffering), not 200.
+    expect(pulled).toBeLessThanOrEqual(4 * chunk.length);
+  });
+
   test("error: an unexpected fault is 500 INTERNAL_ERROR without its detail, and is logged", async () => {
     // A real store whose schema was never migrated: the query fails with an error that is no outage.
     const unmigrated = new PGlite();
