@@ -1,8 +1,8 @@
-import type { Address, Hex } from "viem";
+import { type Address, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/keys/records";
-import { testManifest } from "../support/devnet";
+import { testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import {
   accessApp,
@@ -184,6 +184,39 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const res = await claim(i, tx);
     expect(res.status).toBe(400);
     expect(((await res.json()) as Refusal).error).toBe("PAYMENT_SENDER_MISMATCH");
+  });
+
+  test("error: USDC the wallet moves from another address (transferFrom in a transaction it sends) is 400 PAYMENT_SENDER_MISMATCH, no key", async () => {
+    const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
+    const amount = BigInt(i.usdc.amount);
+    const token = manifest.tokens.USDC?.address as Address;
+    const owner = testClient(manifest, ethBuyer.index + 3);
+    await owner.waitForTransactionReceipt({
+      hash: await owner.writeContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [buyer.account?.address as Address, amount],
+      }),
+    });
+    const spender = testClient(manifest, buyer.index + 3);
+    const receipt = await spender.waitForTransactionReceipt({
+      hash: await spender.writeContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "transferFrom",
+        args: [ethBuyer.account?.address as Address, payTo, amount],
+      }),
+    });
+    await indexPayment(backend, manifest, receipt);
+    await indexHeadAt(backend, manifest, receipt.blockNumber + 3n);
+    const res = await claim(i, receipt.transactionHash);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
+    expect(await backend.sql("SELECT count(*)::int AS n FROM app.redemption WHERE tx_hash = $1", [receipt.transactionHash])).toEqual([
+      { n: 0 },
+    ]);
+    expect(await backend.sql("SELECT consumed_at FROM app.intent WHERE id = $1", [i.intentId])).toEqual([{ consumed_at: null }]);
   });
 
   test("error: a wrong USDC amount is 400 PAYMENT_AMOUNT_MISMATCH", async () => {
