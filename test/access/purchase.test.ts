@@ -322,6 +322,19 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     expect((await claim(i, receipt.transactionHash, account)).status).toBe(400);
   });
 
+  test("error: ETH sent by another wallet than the intent's is 400 PAYMENT_SENDER_MISMATCH, no key", async () => {
+    const account = ethBuyer.account as { address: Address; privateKey: Hex };
+    const i = await intent({ tier: "GROWTH", userWallet: account.address });
+    const fromOther = await payEth(manifest, buyer.index, payTo, BigInt(i.eth?.amountWei as string));
+    await mine(manifest, 3);
+    const res = await claim(i, fromOther.transactionHash, account);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
+    expect(await backend.sql("SELECT count(*)::int AS n FROM app.redemption WHERE tx_hash = $1", [fromOther.transactionHash])).toEqual([
+      { n: 0 },
+    ]);
+  });
+
   test("error: ETH refusals: wrong value, not offered without a quote, not to the payout address", async () => {
     const account = ethBuyer.account as { address: Address; privateKey: Hex };
     const i = await intent({ tier: "GROWTH", userWallet: account.address });
@@ -354,15 +367,26 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
   const recoveryClaim = async (i: RecoveryIntent["intent"], signer = buyer.account as { privateKey: Hex }) =>
     post(app(), "/v1/keys/recovery/claim", { intentId: i.intentId, signature: await sign(i.messageToSign, signer) });
 
-  test("behavior: recovery challenges are identical in structure for a known and an unknown wallet", async () => {
-    const known = await recoveryChallenge({ userWallet: buyer.account?.address });
-    const unknown = await recoveryChallenge({ userWallet: "0x000000000000000000000000000000000000dEaD" });
+  test("behavior: recovery challenges are identical in status, headers and body (key by key, type by type) for a known and an unknown wallet", async () => {
+    const ask = (userWallet: string) => post(app(), "/v1/keys/recovery/challenge", { userWallet });
+    const [knownRes, unknownRes] = [await ask(buyer.account?.address as string), await ask("0x000000000000000000000000000000000000dEaD")];
+    expect(unknownRes.status).toBe(202);
+    expect(knownRes.status).toBe(202);
+    const headers = (r: Response) => [...r.headers.keys()].filter((h) => h !== "date").sort();
+    expect(headers(unknownRes)).toEqual(headers(knownRes));
+    for (const h of ["content-type", "cache-control", "x-ratelimit-remaining"]) {
+      expect(unknownRes.headers.has(h), h).toBe(knownRes.headers.has(h));
+    }
+    expect(unknownRes.headers.get("content-type")).toBe(knownRes.headers.get("content-type"));
+    const [known, unknown] = [(await knownRes.json()) as RecoveryIntent, (await unknownRes.json()) as RecoveryIntent];
     const shape = (v: unknown): unknown =>
       v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : typeof v;
     expect(shape(unknown)).toEqual(shape(known));
-    expect(unknown.messageToSign.split("\n").length).toBe(known.messageToSign.split("\n").length);
+    expect(Object.keys(unknown)).toEqual(Object.keys(known));
+    expect(Object.keys(unknown.intent)).toEqual(Object.keys(known.intent));
+    expect({ ...unknown, intent: undefined }).toEqual({ ...known, intent: undefined });
     const skeleton = (message: string) => message.replace(/0x[0-9a-fA-F]{40}|int_[0-9a-f]+|[0-9a-f]{24}|\d{4}-\S+Z/g, "");
-    expect(skeleton(unknown.messageToSign)).toBe(skeleton(known.messageToSign));
+    expect(skeleton(unknown.intent.messageToSign)).toBe(skeleton(known.intent.messageToSign));
   });
 
   test("behavior: known and unknown wallets take indistinguishable time", async () => {
