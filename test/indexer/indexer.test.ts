@@ -225,10 +225,25 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     }
   }, 90_000);
 
-  test("behavior: a whale-sized transfer is indexed within 2 blocks of being mined; a small one is not", async () => {
+  test("behavior: a whale-sized transfer is indexed within 2 blocks of being mined; at the threshold counts, one unit below does not", async () => {
     if (!indexer) throw new Error("no indexer");
     const usdc = token("USDC");
     const [whaleFrom, smallFrom] = [user(2), user(3)];
+    // USDC's threshold on the devnet is 1,000,000 USDC: the rule is "at or above".
+    const threshold = parseUnits("1000000", 6);
+    const boundary: Record<"at" | "below" | "above", Hex> = {} as Record<"at" | "below" | "above", Hex>;
+    for (const [name, amount] of [
+      ["at", threshold],
+      ["below", threshold - 1n],
+      ["above", threshold + 1n],
+    ] as const) {
+      boundary[name] = await whaleFrom.client.writeContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [smallFrom.address, amount],
+      });
+    }
     seen.whale = await whaleFrom.client.writeContract({
       address: usdc,
       abi: erc20Abi,
@@ -254,8 +269,12 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     expect(headWhenIndexed - mined.blockNumber).toBeLessThanOrEqual(2n);
     if (indexer.backend.kind === "postgres") {
       const { whales } = await readIndexedTables(indexer.backend, indexer.schema);
-      expect(whales.map((w) => w.txHash)).toContain(seen.whale);
-      expect(whales.map((w) => w.txHash)).not.toContain(seen.small);
+      const hashes = whales.map((w) => w.txHash);
+      expect(hashes).toContain(seen.whale);
+      expect(hashes).not.toContain(seen.small);
+      expect(hashes).toContain(boundary.at);
+      expect(hashes).toContain(boundary.above);
+      expect(hashes).not.toContain(boundary.below);
     }
   }, 30_000);
 
