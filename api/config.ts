@@ -27,6 +27,8 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(42069),
   HOST: z.string().min(1).default("127.0.0.1"),
+  /** Ponder's own server (`/status`, `/metrics`, `/ready`, `/health`, `/client`), always on 127.0.0.1. */
+  INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42070),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
   BASE_RPC_URLS: urlList.optional(),
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
@@ -87,6 +89,8 @@ export type ChainMode =
 export type Config = {
   port: number;
   host: string;
+  /** Loopback port of Ponder's own server: operators only. */
+  indexerPort: number;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -127,9 +131,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mainnet && e.API_KEY_PEPPER === undefined) {
     throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
   }
+  if (e.INDEXER_PORT === e.PORT) {
+    throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
+    indexerPort: e.INDEXER_PORT,
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST },
