@@ -5,7 +5,10 @@ import { join, resolve } from "node:path";
 import { freePort } from "../../devnet/anvil";
 
 export type RunningService = {
+  /** The public listener (HOST:PORT). */
   baseUrl: string;
+  /** Ponder's own server (127.0.0.1:INDEXER_PORT). */
+  indexerPort: number;
   manifestPath: string;
   output: () => string;
   /** The exit code once the process has exited by itself, else null. */
@@ -20,12 +23,14 @@ const root = resolve(import.meta.dirname, "..", "..");
 export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
   const port = await freePort();
+  const indexerPort = await freePort();
   const manifestPath = join(dir, "manifest.json");
   const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], {
     cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
+      INDEXER_PORT: String(indexerPort),
       DEVNET_PORT: String(await freePort()),
       DEVNET_MANIFEST: manifestPath,
       PGLITE_DIR: join(dir, "pglite"),
@@ -40,6 +45,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    indexerPort,
     manifestPath,
     output: () => output,
     exitCode: () => child.exitCode,
