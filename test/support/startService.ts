@@ -22,22 +22,37 @@ const root = resolve(import.meta.dirname, "..", "..");
 /** Runs `npm start`'s entry point as a user would, on free ports and a private data folder. */
 export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
+  return runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], dir, {
+    DEVNET_PORT: String(await freePort()),
+    DEVNET_MANIFEST: join(dir, "manifest.json"),
+    PGLITE_DIR: join(dir, "pglite"),
+    APP_PGLITE_DIR: join(dir, "app"),
+    DATABASE_URL: "",
+    ...env,
+  });
+}
+
+/**
+ * Runs an API replica as the README says (`ponder serve`, Postgres only) beside `service`, with its
+ * database and devnet (`env` carries DATABASE_URL), on free ports of its own.
+ */
+export async function startReplica(service: RunningService, env: Record<string, string>): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-replica-"));
+  const schema = process.env.DATABASE_SCHEMA || "svc_index";
+  return runProcess([join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {
+    DEVNET_MANIFEST: service.manifestPath,
+    APP_PGLITE_DIR: join(dir, "app"),
+    ...env,
+  });
+}
+
+/** Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop. */
+async function runProcess(args: string[], dir: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   const indexerPort = await freePort();
-  const manifestPath = join(dir, "manifest.json");
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], {
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      INDEXER_PORT: String(indexerPort),
-      DEVNET_PORT: String(await freePort()),
-      DEVNET_MANIFEST: manifestPath,
-      PGLITE_DIR: join(dir, "pglite"),
-      APP_PGLITE_DIR: join(dir, "app"),
-      DATABASE_URL: "",
-      ...env,
-    },
+    env: { ...process.env, PORT: String(port), INDEXER_PORT: String(indexerPort), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -46,7 +61,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     indexerPort,
-    manifestPath,
+    manifestPath: env.DEVNET_MANIFEST ?? "",
     output: () => output,
     exitCode: () => child.exitCode,
     stop: () =>
