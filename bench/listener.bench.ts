@@ -8,6 +8,8 @@
  *  (c) the same route through our own listener on PORT, inside the same `npm start`;
  *  (d) with DATABASE_URL (the whole run is then on Postgres): the same route through an API replica
  *      (`ponder serve`), a process of its own.
+ * Beside throughput, the serving process's CPU time per request (Linux /proc), which other load on the
+ * machine disturbs less; (b) and (c) include the indexer's own work in the same process.
  * Plain script: `npm run bench:listener`. BENCH_DURATION (s, 5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3).
  * Last line: one JSON object of the medians and their ratios to (a).
  */
@@ -18,6 +20,7 @@ import autocannon from "autocannon";
 import { freePort } from "../devnet/anvil";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
+import { cpuSeconds, pidListeningOn } from "./processCpu";
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -27,6 +30,7 @@ const root = resolve(import.meta.dirname, "..");
 const route = "/v1/transaction/preflight";
 
 type Target = { name: string; url: string; method: "GET" | "POST"; expected: number };
+type Measurement = { rps: number; cpuUsPerRequest: number | undefined };
 
 const bare = await startBareHono();
 const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
@@ -48,37 +52,43 @@ try {
   for (const target of targets) await checkAnswer(target);
   for (const target of targets) await measure(target, 1); // warm-up: JIT and connection pools
 
-  const samples = new Map(targets.map((t) => [t.name, [] as number[]]));
+  const samples = new Map<string, Measurement[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const target of targets) {
-      const rps = await measure(target, duration);
-      samples.get(target.name)?.push(rps);
-      console.log(`round ${round} ${target.name.padEnd(16)} ${rps.toFixed(0).padStart(7)} req/s`);
+      const m = await measure(target, duration);
+      samples.get(target.name)?.push(m);
+      console.log(`round ${round} ${target.name.padEnd(16)} ${m.rps.toFixed(0).padStart(7)} req/s  ${cpuText(m.cpuUsPerRequest)}`);
     }
   }
 
-  const medians = Object.fromEntries(targets.map((t) => [t.name, median(samples.get(t.name) ?? [])]));
-  const ceiling = medians.bareHono ?? Number.NaN;
+  const medianOf = (name: string, pick: (m: Measurement) => number | undefined) => {
+    const values = (samples.get(name) ?? []).map(pick).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? median(values) : undefined;
+  };
+  const rps = Object.fromEntries(targets.map((t) => [t.name, medianOf(t.name, (m) => m.rps)]));
+  const cpu = Object.fromEntries(targets.map((t) => [t.name, medianOf(t.name, (m) => m.cpuUsPerRequest)]));
+  const ceiling = rps.bareHono ?? Number.NaN;
+  const ratio = (name: string) => (rps[name] === undefined ? undefined : Number((rps[name] / ceiling).toFixed(3)));
   console.log(
     `backend: ${database ? "Postgres" : "PGlite"}; ${connections} connections, ${duration} s per run, ${rounds} rounds (medians)`,
   );
   for (const t of targets) {
-    const rps = medians[t.name] ?? Number.NaN;
-    console.log(`${t.name.padEnd(16)} ${rps.toFixed(0).padStart(7)} req/s  ${(rps / ceiling).toFixed(2)} of bare Hono`);
+    console.log(
+      `${t.name.padEnd(16)} ${(rps[t.name] ?? 0).toFixed(0).padStart(7)} req/s  ${ratio(t.name)} of bare Hono  ${cpuText(cpu[t.name])}`,
+    );
   }
-  const figure = (name: string) => (medians[name] === undefined ? undefined : Math.round(medians[name]));
-  const ratio = (name: string) => (medians[name] === undefined ? undefined : Number((medians[name] / ceiling).toFixed(3)));
+  const rounded = (value: number | undefined) => (value === undefined ? undefined : Math.round(value));
   console.log(
     JSON.stringify({
       backend: database ? "postgres" : "pglite",
-      bareHonoRps: figure("bareHono"),
-      ponderServerRps: figure("ponderServer"),
-      ownListenerRps: figure("ownListener"),
-      replicaListenerRps: figure("replicaListener"),
+      bareHonoRps: rounded(rps.bareHono),
+      ponderServerRps: rounded(rps.ponderServer),
+      ownListenerRps: rounded(rps.ownListener),
+      replicaListenerRps: rounded(rps.replicaListener),
       ratioOwnVsBare: ratio("ownListener"),
       ratioPonderVsBare: ratio("ponderServer"),
       ratioReplicaVsBare: ratio("replicaListener"),
-      ratioOwnVsPonder: Number(((medians.ownListener ?? Number.NaN) / (medians.ponderServer ?? Number.NaN)).toFixed(2)),
+      cpuUsPerRequest: Object.fromEntries(targets.map((t) => [t.name, rounded(cpu[t.name]) ?? null])),
     }),
   );
 } finally {
@@ -88,16 +98,22 @@ try {
   await bare.stop();
 }
 
-/** Requests per second over one time-bounded autocannon run; throws if any answer is not the expected status. */
-async function measure(target: Target, seconds: number): Promise<number> {
+/** One time-bounded autocannon run; throws if any answer is not the expected status. */
+async function measure(target: Target, seconds: number): Promise<Measurement> {
+  const pid = pidListeningOn(Number(new URL(target.url).port));
+  const cpuBefore = pid === undefined ? undefined : cpuSeconds(pid);
   const result = await autocannon({ url: target.url, method: target.method, connections, duration: seconds });
+  const cpuUsed = pid === undefined || cpuBefore === undefined ? undefined : cpuSeconds(pid) - cpuBefore;
   const expectedClass = `${String(target.expected)[0]}xx` as "2xx" | "4xx";
   if (result.errors > 0 || result[expectedClass] !== result.requests.total) {
     throw new Error(
       `${target.name}: ${result.errors} errors, ${result[expectedClass]} of ${result.requests.total} answers ${expectedClass}`,
     );
   }
-  return result.requests.total / result.duration;
+  return {
+    rps: result.requests.total / result.duration,
+    cpuUsPerRequest: cpuUsed === undefined ? undefined : (cpuUsed * 1e6) / result.requests.total,
+  };
 }
 
 /** One request first: the route answers what the run counts (our 401 in the one error shape). */
@@ -108,6 +124,10 @@ async function checkAnswer(target: Target) {
     const body = (await res.json()) as { error?: string };
     if (body.error !== "CREDENTIAL_REQUIRED") throw new Error(`${target.name}: ${JSON.stringify(body)}`);
   }
+}
+
+function cpuText(us: number | undefined): string {
+  return us === undefined ? "" : `${us.toFixed(0).padStart(4)} µs CPU/request`;
 }
 
 function median(values: number[]): number {
