@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/config";
+import { indexerServerHost } from "../api/listener/confineIndexerServer";
 import { resetDevnetState } from "../api/resetDevnetState";
 import { type Devnet, startDevnet } from "../devnet/startDevnet";
 
@@ -23,7 +24,7 @@ async function main() {
 
   const ponder = spawnPonder(config.databaseSchema);
   console.log(`[start] API on http://${config.host}:${config.port}/v1/status`);
-  console.log(`[start] Ponder's own server (operators) on http://127.0.0.1:${config.indexerPort}/status`);
+  console.log(`[start] Ponder's own server (operators) on http://${indexerServerHost}:${config.indexerPort}/status`);
 
   let stopping = false;
   const stop = async (code: number) => {

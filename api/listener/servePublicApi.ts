@@ -5,7 +5,7 @@ import { readIndexReadiness } from "../health/readIndexReadiness";
 import type { IndexDb } from "../indexDb";
 import { createServerApp } from "../server";
 import { closeOnShutdown } from "./closeOnShutdown";
-import { confineIndexerServer } from "./confineIndexerServer";
+import { confineIndexerServer, indexerServerHost } from "./confineIndexerServer";
 import { probeRoutes } from "./probeRoutes";
 import { startPublicListener } from "./startPublicListener";
 
@@ -21,7 +21,9 @@ export async function servePublicApi(indexDb: IndexDb, config: Config = loadConf
   const listener = await onePerProcess("publicListener", () =>
     startPublicListener({ host: config.host, port: config.port, app: publicApp }).then((started) => {
       closeOnShutdown(started);
-      console.log(`[api] listening on http://${config.host}:${config.port}; Ponder's own server on 127.0.0.1:${config.indexerPort}`);
+      console.log(
+        `[api] listening on http://${config.host}:${config.port}; Ponder's own server on ${indexerServerHost}:${config.indexerPort}`,
+      );
       return started;
     }),
   );
