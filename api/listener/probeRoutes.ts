@@ -3,6 +3,7 @@ import { ApiError } from "../errors";
 import type { IndexReadiness } from "../health/readIndexReadiness";
 import { handleError, methodNotAllowedOrNotFound } from "../http/errorHandling";
 
+/** What `/ready` reads: the indexer's readiness (readIndexReadiness over Ponder's db in the server). */
 export type ProbeRoutesDeps = { readiness: () => Promise<IndexReadiness> };
 
 /**

@@ -4,8 +4,10 @@ import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 /** What the listener serves: a Hono app, or anything with its `fetch`. */
 export type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Promise<Response> };
 
+/** Where to listen and what to serve first. */
 export type StartPublicListenerParameters = { host: string; port: number; app: FetchApp };
 
+/** A running listener: swap its app, or close it. */
 export type PublicListener = {
   /** Serves `app` from the next request on (Ponder reloads the API file in dev mode). */
   use(app: FetchApp): void;
