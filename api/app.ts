@@ -15,6 +15,7 @@ import { mountDemoRoutes } from "./routes/demo";
 import { mountKeyRoutes } from "./routes/keys";
 import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
+import { mountProbeRoutes } from "./routes/probes";
 import { mountStatusRoutes } from "./routes/status";
 
 /** What the API is built from: every dependency is passed in, so tests hand it real ones. */
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps) {
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
   const mount = createRouteMounter(app, deps.access);
+  mountProbeRoutes(mount, deps.status);
   mountStatusRoutes(mount, deps.status);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps) {
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);
   mountCatalogueRoutes(mount, app, deps.access);
-  app.all("*", methodNotAllowedOrNotFound(app as never));
+  app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;
 }

@@ -41,6 +41,8 @@ export const EnvSchema = z.object({
   PUBLIC_URL: origin.optional(),
   /** A fallback web host serving the same API (a second replica on the same database), if any. */
   FALLBACK_URL: origin.optional(),
+  /** Port of Ponder's own server (its status, metrics, probes and client routes), always on 127.0.0.1. */
+  INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42070),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
   BASE_RPC_URLS: urlList.optional(),
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
@@ -103,6 +105,8 @@ export type Config = {
   host: string;
   /** Where users reach the service: the public origin, and the fallback host's, if any. */
   origins: ServiceOrigins;
+  /** Loopback port of Ponder's own server: operators only. */
+  indexerPort: number;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -146,10 +150,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mainnet && e.API_KEY_PEPPER === undefined) {
     throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
   }
+  if (e.INDEXER_PORT === e.PORT) {
+    throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     origins: { public: e.PUBLIC_URL ?? new URL(`http://${e.HOST}:${e.PORT}`).origin, fallback: e.FALLBACK_URL },
+    indexerPort: e.INDEXER_PORT,
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST },

@@ -71,6 +71,8 @@ export const errorCodes = {
     description: "a live value cannot be had at evidence grade: never a guessed one",
   },
   PERSISTENCE_UNAVAILABLE: { status: 503, retryable: true, description: "the key store is unreachable" },
+  NOT_READY: { status: 503, retryable: true, description: "the indexer's historical backfill is not complete (GET /ready)" },
+  INDEX_UNAVAILABLE: { status: 503, retryable: true, description: "the index store cannot be read (GET /ready)" },
   PAYMENTS_UNAVAILABLE: { status: 503, retryable: false, description: "no payout address is configured" },
 } as const satisfies Record<string, ErrorCodeSpec>;
 

@@ -8,7 +8,7 @@ import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
-import { loadConfig } from "./config";
+import { type Config, loadConfig } from "./config";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
@@ -21,8 +21,7 @@ const minEthQuoteDepthUsdc = 50_000n * 10n ** 6n;
 const maxIndexLagBlocks = 30;
 
 /** Builds the API as the server runs it: configuration from the environment, Ponder's read-only db. */
-export function createServerApp(indexDb: IndexDb) {
-  const config = loadConfig();
+export function createServerApp(indexDb: IndexDb, config: Config = loadConfig()) {
   const manifest = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath) : undefined;
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
   const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));

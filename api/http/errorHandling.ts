@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { isStoreUnavailable } from "../store/isStoreUnavailable";
 
 /** Answers what no route took: 405 with `Allow` when the path exists under other methods, else 404. */
-export function methodNotAllowedOrNotFound(app: Hono<never>) {
+export function methodNotAllowedOrNotFound(app: Pick<Hono, "routes">) {
   const routes = () =>
     app.routes
       .filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*")

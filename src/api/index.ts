@@ -1,4 +1,5 @@
 import { db } from "ponder:api";
-import { createServerApp } from "../../api/server";
+import { servePublicApi } from "../../api/listener/servePublicApi";
 
-export default createServerApp(db);
+// The public port is our own listener; Ponder's server (loopback, operators) serves the same app.
+export default await servePublicApi(db);

@@ -4,6 +4,7 @@ import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import type { StatusReport } from "../../api/health/StatusReport";
 import { readManifest } from "../../devnet/manifest";
+import { listeningAddresses } from "../support/listeningAddresses";
 import { createThrowawayDatabase } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
 
@@ -29,7 +30,7 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     await cleanup();
   });
 
-  test("behavior: /v1/status answers 200 within 2 minutes, the index follows the moving chain, Ctrl-C stops it", async () => {
+  test("behavior: /v1/status answers 200 within 2 minutes, the index follows the moving chain", async () => {
     const backend = await env();
     cleanup = backend.cleanup;
     service = await startService(backend.env);
@@ -71,14 +72,39 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     await new Promise((r) => setTimeout(r, 6_000));
     const after = await prices();
     expect(after.filter((p, i) => p !== before[i]).length).toBeGreaterThan(0);
+  }, 200_000);
 
-    const unknown = await fetch(`${service.baseUrl}/v1/no-such-route`);
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: "NOT_FOUND" });
+  test("behavior: the public port answers /v1 and the probes; Ponder's own routes are ours 404 there, its server is on 127.0.0.1 only", async () => {
+    if (!service) throw new Error("the service did not start");
+    const { baseUrl, indexerPort } = service;
+    const health = await fetch(`${baseUrl}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "UP" });
+    const ready = await waitForJson(`${baseUrl}/ready`, (status) => status === 200, 60_000, service);
+    expect(ready.body).toEqual({ status: "READY" });
 
-    const { baseUrl } = service;
+    for (const path of ["/metrics", "/status", "/client", "/v1/no-such-route"]) {
+      const res = await fetch(`${baseUrl}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+      expect(await res.json(), path).toEqual({ error: "NOT_FOUND", message: `no route GET ${path}` });
+    }
+
+    // Ponder's server: its own routes, for operators on this machine only.
+    expect((await fetch(`http://127.0.0.1:${indexerPort}/ready`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${indexerPort}/metrics`)).status).toBe(200);
+    const bound = listeningAddresses(indexerPort);
+    if (bound) expect(bound).toEqual(["127.0.0.1"]);
+  });
+
+  test("behavior: Ctrl-C stops it and frees both ports", async () => {
+    if (!service) throw new Error("the service did not start");
+    const { baseUrl, indexerPort } = service;
     expect(await service.stop()).toBe(0);
     service = undefined;
     await expect(fetch(`${baseUrl}/v1/status`)).rejects.toThrow();
-  }, 200_000);
+    await expect(fetch(`http://127.0.0.1:${indexerPort}/status`)).rejects.toThrow();
+    const bound = listeningAddresses(indexerPort);
+    if (bound) expect(bound).toEqual([]);
+  });
 });

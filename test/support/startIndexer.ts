@@ -9,6 +9,7 @@ import { createThrowawayDatabase } from "./postgres";
 export type IndexerBackend = { kind: "pglite"; directory: string } | { kind: "postgres"; url: string };
 
 export type RunningIndexer = {
+  /** Ponder's own server (`/status`, `/ready`), on 127.0.0.1:INDEXER_PORT. */
   baseUrl: string;
   schema: string;
   backend: IndexerBackend;
@@ -37,6 +38,7 @@ export async function startIndexer(options: {
 }): Promise<RunningIndexer> {
   const schema = "svc_test";
   const port = await freePort();
+  const apiPort = await freePort();
   let backend: IndexerBackend;
   let dropDatabase = async () => {};
   if (options.databaseUrl) {
@@ -47,24 +49,23 @@ export async function startIndexer(options: {
     backend = { kind: "pglite", directory: join(mkdtempSync(join(tmpdir(), "svc-indexer-")), "pglite") };
     mkdirSync(backend.directory, { recursive: true });
   }
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema, "--port", String(port), "--hostname", "127.0.0.1"],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DEVNET_MANIFEST: options.manifestPath,
-        DATABASE_URL: backend.kind === "postgres" ? backend.url : "",
-        PGLITE_DIR: backend.kind === "pglite" ? backend.directory : "",
-        // The API's own store and key pepper: never the repository's .data/app, which another process may hold.
-        APP_PGLITE_DIR: backend.kind === "pglite" ? join(backend.directory, "..", "app") : "",
-        API_KEY_PEPPER: "indexer-test-pepper-0123456789abcdef0123456789",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema], {
+    cwd: root,
+    env: {
+      ...process.env,
+      // The API file puts Ponder's server on 127.0.0.1:INDEXER_PORT and the API's listener on PORT.
+      PORT: String(apiPort),
+      INDEXER_PORT: String(port),
+      DEVNET_MANIFEST: options.manifestPath,
+      DATABASE_URL: backend.kind === "postgres" ? backend.url : "",
+      PGLITE_DIR: backend.kind === "pglite" ? backend.directory : "",
+      // The API's own store and key pepper: never the repository's .data/app, which another process may hold.
+      APP_PGLITE_DIR: backend.kind === "pglite" ? join(backend.directory, "..", "app") : "",
+      API_KEY_PEPPER: "indexer-test-pepper-0123456789abcdef0123456789",
+      ...options.env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));

@@ -5,7 +5,10 @@ import { join, resolve } from "node:path";
 import { freePort } from "../../devnet/anvil";
 
 export type RunningService = {
+  /** The public listener (HOST:PORT). */
   baseUrl: string;
+  /** Ponder's own server (127.0.0.1:INDEXER_PORT). */
+  indexerPort: number;
   manifestPath: string;
   output: () => string;
   /** The exit code once the process has exited by itself, else null. */
@@ -19,20 +22,37 @@ const root = resolve(import.meta.dirname, "..", "..");
 /** Runs `npm start`'s entry point as a user would, on free ports and a private data folder. */
 export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
+  return runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], dir, {
+    DEVNET_PORT: String(await freePort()),
+    DEVNET_MANIFEST: join(dir, "manifest.json"),
+    PGLITE_DIR: join(dir, "pglite"),
+    APP_PGLITE_DIR: join(dir, "app"),
+    DATABASE_URL: "",
+    ...env,
+  });
+}
+
+/**
+ * Runs an API replica as the README says (`ponder serve`, Postgres only) beside `service`, with its
+ * database and devnet (`env` carries DATABASE_URL), on free ports of its own.
+ */
+export async function startReplica(service: RunningService, env: Record<string, string>): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-replica-"));
+  const schema = process.env.DATABASE_SCHEMA || "svc_index";
+  return runProcess([join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {
+    DEVNET_MANIFEST: service.manifestPath,
+    APP_PGLITE_DIR: join(dir, "app"),
+    ...env,
+  });
+}
+
+/** Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop. */
+async function runProcess(args: string[], dir: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
-  const manifestPath = join(dir, "manifest.json");
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], {
+  const indexerPort = await freePort();
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DEVNET_PORT: String(await freePort()),
-      DEVNET_MANIFEST: manifestPath,
-      PGLITE_DIR: join(dir, "pglite"),
-      APP_PGLITE_DIR: join(dir, "app"),
-      DATABASE_URL: "",
-      ...env,
-    },
+    env: { ...process.env, PORT: String(port), INDEXER_PORT: String(indexerPort), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -40,7 +60,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    manifestPath,
+    indexerPort,
+    manifestPath: env.DEVNET_MANIFEST ?? "",
     output: () => output,
     exitCode: () => child.exitCode,
     stop: () =>

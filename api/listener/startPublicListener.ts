@@ -1,0 +1,43 @@
+import type { Server } from "node:http";
+import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
+
+/** What the listener serves: a Hono app, or anything with its `fetch`. */
+export type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Promise<Response> };
+
+/** Where to listen and what to serve first. */
+export type StartPublicListenerParameters = { host: string; port: number; app: FetchApp };
+
+/** A running listener: swap its app, or close it. */
+export type PublicListener = {
+  /** Serves `app` from the next request on (Ponder reloads the API file in dev mode). */
+  use(app: FetchApp): void;
+  /** Stops accepting connections, drops idle ones, and resolves once the port is free. */
+  close(): Promise<void>;
+};
+
+/**
+ * The API's own HTTP listener (`@hono/node-server`) on host:port. Resolves once bound; rejects when
+ * the address cannot be bound (EADDRINUSE), so the process that needs it fails at start.
+ */
+export function startPublicListener({ host, port, app }: StartPublicListenerParameters): Promise<PublicListener> {
+  let current = app;
+  const server = createAdaptorServer({ fetch: (request, env) => current.fetch(request, env as HttpBindings) }) as Server;
+  const listener: PublicListener = {
+    use(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise((done) => {
+        if (!server.listening) return done();
+        server.close(() => done());
+        server.closeIdleConnections();
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(listener);
+    });
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * Throughput of the public port, measured with autocannon (this process) against servers in other
+ * processes, on loopback only, interleaved, each run bounded in time:
+ *  (a) a bare Hono server answering a constant (its own process): the ceiling of Node + Hono here;
+ *  (b) our cheapest route (`POST /v1/transaction/preflight` without a credential: its 401) through
+ *      Ponder's own server, which served the public port before (now 127.0.0.1:INDEXER_PORT; same
+ *      process, same app instance);
+ *  (c) the same route through our own listener on PORT, inside the same `npm start`;
+ *  (d) with DATABASE_URL (the whole run is then on Postgres): the same route through an API replica
+ *      (`ponder serve`), a process of its own.
+ * Beside throughput, the serving process's CPU time per request (Linux /proc), which other load on the
+ * machine disturbs less; (b) and (c) include the indexer's own work in the same process.
+ * Plain script: `npm run bench:listener`. BENCH_DURATION (s, 5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3).
+ * Last line: one JSON object of the medians and their ratios to (a).
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+import autocannon from "autocannon";
+import { freePort } from "../devnet/anvil";
+import { createThrowawayDatabase } from "../test/support/postgres";
+import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
+import { cpuSeconds, pidListeningOn } from "./processCpu";
+
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const root = resolve(import.meta.dirname, "..");
+const route = "/v1/transaction/preflight";
+
+type Target = { name: string; url: string; method: "GET" | "POST"; expected: number };
+type Measurement = { rps: number; cpuUsPerRequest: number | undefined };
+
+const bare = await startBareHono();
+const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
+let service: RunningService | undefined;
+let replica: RunningService | undefined;
+try {
+  service = await startService(database ? { DATABASE_URL: database.url } : {});
+  await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+  if (database) {
+    replica = await startReplica(service, { DATABASE_URL: database.url });
+    await waitForJson(`${replica.baseUrl}/ready`, (status) => status === 200, 60_000, replica);
+  }
+  const targets: Target[] = [
+    { name: "bareHono", url: `${bare.url}/`, method: "GET", expected: 200 },
+    { name: "ponderServer", url: `http://127.0.0.1:${service.indexerPort}${route}`, method: "POST", expected: 401 },
+    { name: "ownListener", url: `${service.baseUrl}${route}`, method: "POST", expected: 401 },
+    ...(replica ? [{ name: "replicaListener", url: `${replica.baseUrl}${route}`, method: "POST" as const, expected: 401 }] : []),
+  ];
+  for (const target of targets) await checkAnswer(target);
+  for (const target of targets) await measure(target, 1); // warm-up: JIT and connection pools
+
+  const samples = new Map<string, Measurement[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const target of targets) {
+      const m = await measure(target, duration);
+      samples.get(target.name)?.push(m);
+      console.log(`round ${round} ${target.name.padEnd(16)} ${m.rps.toFixed(0).padStart(7)} req/s  ${cpuText(m.cpuUsPerRequest)}`);
+    }
+  }
+
+  const medianOf = (name: string, pick: (m: Measurement) => number | undefined) => {
+    const values = (samples.get(name) ?? []).map(pick).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? median(values) : undefined;
+  };
+  const rps = Object.fromEntries(targets.map((t) => [t.name, medianOf(t.name, (m) => m.rps)]));
+  const cpu = Object.fromEntries(targets.map((t) => [t.name, medianOf(t.name, (m) => m.cpuUsPerRequest)]));
+  const ceiling = rps.bareHono ?? Number.NaN;
+  const ratio = (name: string) => (rps[name] === undefined ? undefined : Number((rps[name] / ceiling).toFixed(3)));
+  console.log(
+    `backend: ${database ? "Postgres" : "PGlite"}; ${connections} connections, ${duration} s per run, ${rounds} rounds (medians)`,
+  );
+  for (const t of targets) {
+    console.log(
+      `${t.name.padEnd(16)} ${(rps[t.name] ?? 0).toFixed(0).padStart(7)} req/s  ${ratio(t.name)} of bare Hono  ${cpuText(cpu[t.name])}`,
+    );
+  }
+  const rounded = (value: number | undefined) => (value === undefined ? undefined : Math.round(value));
+  console.log(
+    JSON.stringify({
+      backend: database ? "postgres" : "pglite",
+      bareHonoRps: rounded(rps.bareHono),
+      ponderServerRps: rounded(rps.ponderServer),
+      ownListenerRps: rounded(rps.ownListener),
+      replicaListenerRps: rounded(rps.replicaListener),
+      ratioOwnVsBare: ratio("ownListener"),
+      ratioPonderVsBare: ratio("ponderServer"),
+      ratioReplicaVsBare: ratio("replicaListener"),
+      cpuUsPerRequest: Object.fromEntries(targets.map((t) => [t.name, rounded(cpu[t.name]) ?? null])),
+    }),
+  );
+} finally {
+  await replica?.stop();
+  await service?.stop();
+  await database?.drop();
+  await bare.stop();
+}
+
+/** One time-bounded autocannon run; throws if any answer is not the expected status. */
+async function measure(target: Target, seconds: number): Promise<Measurement> {
+  const pid = pidListeningOn(Number(new URL(target.url).port));
+  const cpuBefore = pid === undefined ? undefined : cpuSeconds(pid);
+  const result = await autocannon({ url: target.url, method: target.method, connections, duration: seconds });
+  const cpuUsed = pid === undefined || cpuBefore === undefined ? undefined : cpuSeconds(pid) - cpuBefore;
+  const expectedClass = `${String(target.expected)[0]}xx` as "2xx" | "4xx";
+  if (result.errors > 0 || result[expectedClass] !== result.requests.total) {
+    throw new Error(
+      `${target.name}: ${result.errors} errors, ${result[expectedClass]} of ${result.requests.total} answers ${expectedClass}`,
+    );
+  }
+  return {
+    rps: result.requests.total / result.duration,
+    cpuUsPerRequest: cpuUsed === undefined ? undefined : (cpuUsed * 1e6) / result.requests.total,
+  };
+}
+
+/** One request first: the route answers what the run counts (our 401 in the one error shape). */
+async function checkAnswer(target: Target) {
+  const res = await fetch(target.url, { method: target.method });
+  if (res.status !== target.expected) throw new Error(`${target.name}: ${res.status}, expected ${target.expected}`);
+  if (target.expected === 401) {
+    const body = (await res.json()) as { error?: string };
+    if (body.error !== "CREDENTIAL_REQUIRED") throw new Error(`${target.name}: ${JSON.stringify(body)}`);
+  }
+}
+
+function cpuText(us: number | undefined): string {
+  return us === undefined ? "" : `${us.toFixed(0).padStart(4)} µs CPU/request`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+async function startBareHono(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, "node_modules", ".bin", "tsx"), "bench/bareHonoServer.ts", String(port)],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  await new Promise<void>((ready, fail) => {
+    child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && ready());
+    child.once("exit", (code) => fail(new Error(`bare Hono server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGINT");
+      }),
+  };
+}
