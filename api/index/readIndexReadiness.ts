@@ -11,7 +11,7 @@ const ponderMeta = pgTable("_ponder_meta", {
 /** `READY` once the backfill is done, `BACKFILLING` before, `UNAVAILABLE` when the index store cannot be read. */
 export type IndexReadiness = "READY" | "BACKFILLING" | "UNAVAILABLE";
 
-/** Reads the state Ponder's own `/ready` answers from, through the same read-only `db`. */
+/** Reads the state Ponder's own readiness probe answers from, through the same read-only `db`. */
 export async function readIndexReadiness(db: IndexDb): Promise<IndexReadiness> {
   try {
     const rows = await db.select({ value: ponderMeta.value }).from(ponderMeta).where(eq(ponderMeta.key, "app")).limit(1);
