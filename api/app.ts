@@ -1,11 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { cors } from "hono/cors";
 import type { AccessEnv } from "./access/AccessOptions";
 import type { AccessDeps } from "./access/createAccessDeps";
 import { rejectQueryCredentials } from "./access/rejectQueryCredentials";
 import type { AuditContractDeps } from "./capability/auditContract";
 import type { DemoSample } from "./capability/demoSamples";
 import type { CheckStatusDeps } from "./health/checkStatus";
+import { corsHeaders } from "./http/corsHeaders";
 import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
 import { validationHook } from "./http/validationHook";
 import { mountCapabilityRoutes } from "./routes/capabilities";
@@ -28,14 +28,13 @@ export type AppDeps = {
 };
 
 /**
- * The whole HTTP API: middleware order, the route table's routes, and the one error shape. Ponder
- * serves it through src/api/index.ts; tests drive it with `app.request()`.
+ * The whole HTTP API: middleware order, the route table's routes, and the one error shape. Our own
+ * listener serves it on the public port (api/listener/); tests drive it with `app.request()`.
  */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AccessEnv>({ defaultHook: validationHook });
   app.use(
-    cors({
-      origin: "*",
+    corsHeaders({
       allowHeaders: ["content-type", "authorization", "x-api-key", "payment-signature", "x-gateway-key", "mcp-protocol-version"],
       exposeHeaders: [
         "payment-required",
@@ -48,6 +47,7 @@ export function createApp(deps: AppDeps) {
       ],
     }),
   );
+
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
   const mount = createRouteMounter(app, deps.access);

