@@ -2,14 +2,13 @@
  * Throughput of the public port, measured with autocannon (this process) against servers in other
  * processes, on loopback only, interleaved, each run bounded in time:
  *  (a) a bare Hono server answering a constant (its own process): the ceiling of Node + Hono here;
- *  (b) our cheapest route (`POST /v1/transaction/preflight` without a credential: its 401) through
- *      Ponder's own server, which served the public port before (now 127.0.0.1:INDEXER_PORT; same
- *      process, same app instance);
- *  (c) the same route through our own listener on PORT, inside the same `npm start`;
- *  (d) with DATABASE_URL (the whole run is then on Postgres): the same route through an API replica
+ *  (b) our cheapest route (`POST /v1/transaction/preflight` without a credential: its 401) through our
+ *      own listener on PORT, inside `npm start` (Ponder's own server, which served it before, now keeps
+ *      only its own routes on 127.0.0.1:INDEXER_PORT);
+ *  (c) with DATABASE_URL (the whole run is then on Postgres): the same route through an API replica
  *      (`ponder serve`), a process of its own.
  * Beside throughput, the serving process's CPU time per request (Linux /proc), which other load on the
- * machine disturbs less; (b) and (c) include the indexer's own work in the same process.
+ * machine disturbs less; (b) includes the indexer's own work in the same process.
  * Plain script: `npm run bench:listener`. BENCH_DURATION (s, 5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3).
  * Last line: one JSON object of the medians and their ratios to (a).
  */
@@ -45,7 +44,6 @@ try {
   }
   const targets: Target[] = [
     { name: "bareHono", url: `${bare.url}/`, method: "GET", expected: 200 },
-    { name: "ponderServer", url: `http://127.0.0.1:${service.indexerPort}${route}`, method: "POST", expected: 401 },
     { name: "ownListener", url: `${service.baseUrl}${route}`, method: "POST", expected: 401 },
     ...(replica ? [{ name: "replicaListener", url: `${replica.baseUrl}${route}`, method: "POST" as const, expected: 401 }] : []),
   ];
@@ -82,11 +80,9 @@ try {
     JSON.stringify({
       backend: database ? "postgres" : "pglite",
       bareHonoRps: rounded(rps.bareHono),
-      ponderServerRps: rounded(rps.ponderServer),
       ownListenerRps: rounded(rps.ownListener),
       replicaListenerRps: rounded(rps.replicaListener),
       ratioOwnVsBare: ratio("ownListener"),
-      ratioPonderVsBare: ratio("ponderServer"),
       ratioReplicaVsBare: ratio("replicaListener"),
       cpuUsPerRequest: Object.fromEntries(targets.map((t) => [t.name, rounded(cpu[t.name]) ?? null])),
     }),

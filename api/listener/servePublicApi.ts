@@ -9,9 +9,9 @@ import { startPublicListener } from "./startPublicListener";
 /**
  * Run from the API file Ponder loads: serves the API (with its probes) on HOST:PORT from our own listener
  * (started once per process; a reloaded API file swaps in its new app), and moves Ponder's own server to
- * 127.0.0.1:INDEXER_PORT. Resolves with the API app for Ponder's server, once the public port is bound.
+ * 127.0.0.1:INDEXER_PORT. Resolves once the public port is bound.
  */
-export async function servePublicApi(indexDb: IndexDb, config: Config = loadConfig()) {
+export async function servePublicApi(indexDb: IndexDb, config: Config = loadConfig()): Promise<void> {
   confineIndexerServer(config.indexerPort);
   const app = createServerApp(indexDb, config);
   const listener = await onePerProcess("publicListener", () =>
@@ -24,5 +24,4 @@ export async function servePublicApi(indexDb: IndexDb, config: Config = loadConf
     }),
   );
   listener.use(app);
-  return app;
 }
