@@ -3,13 +3,15 @@ import { createServer } from "node:http";
 /**
  * A real JSON-RPC proxy process in front of anvil, for faults we cannot cause on anvil itself:
  * `pass` forwards, `down` answers 503, `alter-hash` rewrites every block hash it forwards (a provider
- * on another fork). The mode changes with `POST /__mode` and body `{"mode": ...}`.
+ * on another fork). The mode changes with `POST /__mode` and body `{"mode": ...}`; `GET /__requests`
+ * answers how many JSON-RPC requests it has received.
  * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
  */
 type Mode = "pass" | "down" | "alter-hash";
 const [target, initial] = process.argv.slice(2);
 if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
+let requests = 0;
 
 const server = createServer(async (req, res) => {
   const chunks: Buffer[] = [];
@@ -20,6 +22,11 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ mode }));
     return;
   }
+  if (req.url === "/__requests") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ requests }));
+    return;
+  }
+  requests += 1;
   if (mode === "down") {
     res.writeHead(503).end("down");
     return;
