@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
+import { type AbuseLimits, defaultAbuseLimits } from "../config";
 import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
@@ -29,6 +30,8 @@ export type AccessDeps = AccessOptions & {
   payTo: Address | null;
   /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
   operatorBootstrapToken: string | undefined;
+  /** Intents one client address may create per hour (INTENTS_MAX_PER_CLIENT_PER_HOUR). */
+  maxIntentsPerClientPerHour: number;
 };
 
 export type CreateAccessDepsParameters = {
@@ -47,12 +50,15 @@ export type CreateAccessDepsParameters = {
   clientIpHeader?: string;
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
+  /** Bounds on unauthenticated work; default `defaultAbuseLimits`. */
+  limits?: AbuseLimits;
   clock?: () => Date;
 };
 
 /** Wires the access services over one app store: the server and the tests build the same graph. */
 export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const clock = p.clock ?? (() => new Date());
+  const limits = p.limits ?? defaultAbuseLimits;
   const db = p.store.db;
   const hash = createKeyHasher(p.pepper);
   const wallets = createWalletVerifier({ providers: p.providers, chainId: p.chainId });
@@ -60,7 +66,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const payments = p.payTo
     ? createPaymentVerifier({ indexDb: p.indexDb, providers: p.providers, chainId: p.chainId, payTo: p.payTo, usdc: baseUsdc })
     : null;
-  const common = { db, wallets, hash, environment: p.environment, clock };
+  const common = { db, wallets, hash, environment: p.environment, clock, maxOpenIntentsPerWallet: limits.maxOpenIntentsPerWallet };
   return {
     keys: createKeyService({ db, hash, credits, clock }),
     credits,
@@ -74,5 +80,6 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     recovery: createRecoveryService(common),
     payTo: p.payTo,
     operatorBootstrapToken: p.operatorBootstrapToken,
+    maxIntentsPerClientPerHour: limits.maxIntentsPerClientPerHour,
   };
 }

@@ -24,6 +24,15 @@ describe("the route table", () => {
     }
   });
 
+  test("behavior: a route that stores an intent lists the 429s of its intent limits", () => {
+    const storing = routeList.filter((r) => r.createsIntent).map((r) => r.name);
+    expect(storing.sort()).toEqual(["POST /v1/keys/recovery/challenge", "POST /v1/subscribe/free/challenge", "POST /v1/subscribe/intents"]);
+    for (const route of routeList) {
+      if (route.createsIntent)
+        expect(route.errors, route.name).toEqual(expect.arrayContaining(["INTENT_RATE_LIMITED", "TOO_MANY_OPEN_INTENTS"]));
+    }
+  });
+
   test("default: names, prices and credits as the spec gives them", () => {
     expect(routes.audit.name).toBe("GET /v1/audit/{address}");
     expect(routes.audit.x402PriceUsd).toBe(0.02);

@@ -8,6 +8,9 @@ import type { Manifest } from "../../devnet/manifest";
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
 export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
 
+/** Generous abuse limits (open intents, intents per address), likewise. */
+export const unlimitedAbuse = { maxOpenIntentsPerWallet: 1e6, maxIntentsPerClientPerHour: 1e6 };
+
 let shared: AppStore | undefined;
 
 /** The test process's app store: one in-memory PGlite, migrated. */
@@ -18,8 +21,8 @@ export function testAppStore(): AppStore {
 
 /**
  * Real access dependencies against the test devnet: an app store (a shared in-memory PGlite unless
- * given), the devnet as the one trusted provider, its payout address, and no ETH quote. A test
- * overrides the parts it is about.
+ * given), the devnet as the one trusted provider, its payout address, no ETH quote, and generous rate
+ * and abuse limits. A test overrides the parts it is about.
  */
 export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
   return createAccessDeps({
@@ -32,6 +35,7 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
     payTo: manifest.payoutAddress,
     ethQuote: { weiPerUsd: async () => null },
     rateLimits: createRateLimits({ perMinute: unlimitedRates }),
+    limits: unlimitedAbuse,
     ...overrides,
   });
 }
