@@ -27,9 +27,11 @@ const positiveCount = z.coerce.number().int().min(1);
  * an honest flow holds one or two at a time (each lives 15 minutes), so 20 leaves room for every
  * retry while bounding the rows one wallet can hold. 100 intents per client address an hour: a team
  * behind one address can onboard dozens of wallets, while one address adds at most 2,400 rows a day
- * instead of the 86,400 its per-minute budget would allow.
+ * instead of the 86,400 its per-minute budget would allow. 20 failed authentications per client
+ * address a minute: a typo never comes near it, a client stuck on a dead key is told to back off, and
+ * a key-guessing client costs at most 20 key lookups a minute.
  */
-export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerClientPerHour: 100 } as const;
+export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerClientPerHour: 100, maxAuthFailuresPerMinute: 20 } as const;
 
 /**
  * Every environment variable the service reads. Each is documented in the README's
@@ -89,6 +91,8 @@ export const EnvSchema = z.object({
   INTENTS_MAX_OPEN_PER_WALLET: positiveCount.default(defaultAbuseLimits.maxOpenIntentsPerWallet),
   /** Intents one client address may create per hour (in process memory, per replica). */
   INTENTS_MAX_PER_CLIENT_PER_HOUR: positiveCount.default(defaultAbuseLimits.maxIntentsPerClientPerHour),
+  /** Failed authentications (API key, gateway proxy secret, operator token) per client address per minute. */
+  AUTH_FAILURES_PER_MINUTE: positiveCount.default(defaultAbuseLimits.maxAuthFailuresPerMinute),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
@@ -169,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       limits: {
         maxOpenIntentsPerWallet: e.INTENTS_MAX_OPEN_PER_WALLET,
         maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,
+        maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
     },
     logLevel: e.LOG_LEVEL,

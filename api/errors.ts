@@ -59,6 +59,11 @@ export const errorCodes = {
   BODY_TOO_LARGE: { status: 413, retryable: false, description: "the body is larger than the route accepts" },
   RATE_LIMITED: { status: 429, retryable: true, description: "too many requests this minute (Retry-After gives seconds)" },
   DAILY_LIMIT_REACHED: { status: 429, retryable: true, description: "a free key's decisions for today are used (Retry-After)" },
+  TOO_MANY_FAILED_AUTHENTICATIONS: {
+    status: 429,
+    retryable: true,
+    description: "this client address presented too many wrong credentials this minute; new ones are not checked until Retry-After",
+  },
   TOO_MANY_OPEN_INTENTS: {
     status: 429,
     retryable: true,

@@ -15,6 +15,7 @@ import { createPaymentVerifier } from "../payments/createPaymentVerifier";
 import type { AppStore } from "../store/createAppStore";
 import type { AccessOptions } from "./AccessOptions";
 import { clientBucket } from "./clientBucket";
+import { createAuthFailureGuard } from "./createAuthFailureGuard";
 import { createCreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
@@ -72,6 +73,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
+    authFailures: createAuthFailureGuard({ perMinute: limits.maxAuthFailuresPerMinute }),
     gatewayProxySecretSha256: p.gatewayProxySecretSha256,
     storeReady: p.store.ready,
     clock,
