@@ -30,6 +30,19 @@ const origin = z
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
+const positiveCount = z.coerce.number().int().min(1);
+
+/**
+ * Bounds on work anyone can cause without a credential (README, Access). 20 open intents per wallet:
+ * an honest flow holds one or two at a time (each lives 15 minutes), so 20 leaves room for every
+ * retry while bounding the rows one wallet can hold. 100 intents per client address an hour: a team
+ * behind one address can onboard dozens of wallets, while one address adds at most 2,400 rows a day
+ * instead of the 86,400 its per-minute budget would allow. 20 failed authentications per client
+ * address a minute: a typo never comes near it, a client stuck on a dead key is told to back off, and
+ * a key-guessing client costs at most 20 key lookups a minute.
+ */
+export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerClientPerHour: 100, maxAuthFailuresPerMinute: 20 } as const;
+
 /**
  * Every environment variable the service reads. Each is documented in the README's
  * "Configuration" table; nothing else reads process.env.
@@ -90,11 +103,20 @@ export const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
     .transform((s) => s.toLowerCase())
     .optional(),
+  /** Open (unconsumed, unexpired) intents one wallet may hold. */
+  INTENTS_MAX_OPEN_PER_WALLET: positiveCount.default(defaultAbuseLimits.maxOpenIntentsPerWallet),
+  /** Intents one client address may create per hour (in process memory, per replica). */
+  INTENTS_MAX_PER_CLIENT_PER_HOUR: positiveCount.default(defaultAbuseLimits.maxIntentsPerClientPerHour),
+  /** Failed authentications (API key, gateway proxy secret, operator token) per client address per minute. */
+  AUTH_FAILURES_PER_MINUTE: positiveCount.default(defaultAbuseLimits.maxAuthFailuresPerMinute),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** The abuse bounds in force (defaults: `defaultAbuseLimits`). */
+export type AbuseLimits = { [K in keyof typeof defaultAbuseLimits]: number };
 
 export type ChainMode =
   | { kind: "devnet"; manifestPath: string }
@@ -125,6 +147,7 @@ export type Config = {
     gatewayProxySecretSha256: string | undefined;
     operatorBootstrapToken: string | undefined;
     clientIpHeader: string | undefined;
+    limits: AbuseLimits;
   };
   logLevel: Env["LOG_LEVEL"];
 };
@@ -175,6 +198,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       gatewayProxySecretSha256: e.GATEWAY_PROXY_SECRET_SHA256,
       operatorBootstrapToken: e.OPERATOR_BOOTSTRAP_TOKEN,
       clientIpHeader: e.CLIENT_IP_HEADER,
+      limits: {
+        maxOpenIntentsPerWallet: e.INTENTS_MAX_OPEN_PER_WALLET,
+        maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,
+        maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+      },
     },
     logLevel: e.LOG_LEVEL,
   };

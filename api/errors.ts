@@ -64,6 +64,17 @@ export const errorCodes = {
   BODY_TOO_LARGE: { status: 413, retryable: false, description: "the body is larger than the route accepts" },
   RATE_LIMITED: { status: 429, retryable: true, description: "too many requests this minute (Retry-After gives seconds)" },
   DAILY_LIMIT_REACHED: { status: 429, retryable: true, description: "a free key's decisions for today are used (Retry-After)" },
+  TOO_MANY_FAILED_AUTHENTICATIONS: {
+    status: 429,
+    retryable: true,
+    description: "this client address presented too many wrong credentials this minute; new ones are not checked until Retry-After",
+  },
+  TOO_MANY_OPEN_INTENTS: {
+    status: 429,
+    retryable: true,
+    description: "the wallet holds the most open intents allowed: claim one, or retry when one expires (Retry-After)",
+  },
+  INTENT_RATE_LIMITED: { status: 429, retryable: true, description: "this client address created its intents for the hour (Retry-After)" },
   INTERNAL_ERROR: { status: 500, retryable: false, description: "the service failed to answer (no detail is given)" },
   DATA_SOURCE_UNAVAILABLE: {
     status: 503,
@@ -109,9 +120,11 @@ export class ApiError extends Error {
     this.status = errorCodes[code].status;
   }
 
-  /** The HTTP error of a service's refusal. */
-  static of(refusal: Failure, headers?: Record<string, string>): ApiError {
-    return new ApiError(refusal.code, refusal.message, refusal.details, headers);
+  /** The HTTP error of a service's refusal; one that names `retryAfterSeconds` carries it as Retry-After. */
+  static of(refusal: Failure, headers: Record<string, string> = {}): ApiError {
+    const retryAfter = refusal.details?.retryAfterSeconds;
+    const retry: Record<string, string> = typeof retryAfter === "number" ? { "Retry-After": String(retryAfter) } : {};
+    return new ApiError(refusal.code, refusal.message, refusal.details, { ...retry, ...headers });
   }
 
   body(): ErrorBody {

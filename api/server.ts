@@ -64,6 +64,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       clientIpHeader: config.access.clientIpHeader,
       gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
       operatorBootstrapToken: config.access.operatorBootstrapToken,
+      limits: config.access.limits,
     }),
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { KeyService } from "../keys/createKeyService";
 import type { KeyInfo } from "../store/keyQueries";
+import type { AuthFailureGuard } from "./createAuthFailureGuard";
 import type { CreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
@@ -12,13 +13,15 @@ export type Principal =
 /** Hono environment of routes behind the access middleware: `c.get("principal")`. */
 export type AccessEnv = { Variables: { principal: Principal } };
 
-/** What every access middleware reads: the key and credit services, the rate limits and the store's readiness. */
+/** What every access middleware reads: the key and credit services, the rate limits, the failed-authentication budget and the store's readiness. */
 export type AccessOptions = {
   keys: KeyService;
   credits: CreditService;
   rateLimits: RateLimits;
-  /** The rate-limit bucket of an unauthenticated request. */
+  /** The per-address bucket of a request (hashed client address). */
   clientBucket: (c: Context) => string;
+  /** Failed authentications per client address: a spent budget refuses credentials before they are checked. */
+  authFailures: AuthFailureGuard;
   /** SHA-256 digest (hex) of the gateway's proxy secret; undefined: gateway access is off. */
   gatewayProxySecretSha256: string | undefined;
   /** Settles when the app store is migrated; requests wait for it (a failure is 503). */

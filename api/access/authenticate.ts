@@ -23,8 +23,30 @@ export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "ra
 export const conflictingCredentials = () =>
   new ApiError("CONFLICTING_CREDENTIALS", "x-api-key and Authorization: Bearer carry different keys; send one");
 
-/** The API key the request presents, authenticated (expired keys included), or a 401. */
-export async function presentedKey(c: Context, opts: Pick<AccessOptions, "keys" | "storeReady">) {
+/**
+ * Lets `credential` be checked unless the client address spent its failed-authentication budget (and
+ * the credential did not pass recently): then 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After.
+ */
+export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: string, credential: string) {
+  const admission = await opts.authFailures.admit(client, credential);
+  if (!admission.ok) {
+    throw new ApiError(
+      "TOO_MANY_FAILED_AUTHENTICATIONS",
+      `too many wrong credentials from this address this minute; none is checked for ${admission.retryAfterSeconds} s`,
+      { retryAfterSeconds: admission.retryAfterSeconds },
+      { "Retry-After": String(admission.retryAfterSeconds) },
+    );
+  }
+}
+
+export type PresentedKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "clientBucket" | "authFailures">;
+
+/**
+ * The API key the request presents, authenticated (expired keys included), or a 401; an unknown or
+ * revoked key spends one of the client address's failed authentications, and a spent budget refuses
+ * before the key is looked up.
+ */
+export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
   const credential = readCredential(c);
   if (credential.kind === "conflicting") throw conflictingCredentials();
   if (credential.kind !== "apiKey") {
@@ -33,20 +55,24 @@ export async function presentedKey(c: Context, opts: Pick<AccessOptions, "keys" 
       "this route needs an API key in x-api-key or Authorization: Bearer (x402 payment cannot be used here)",
     );
   }
+  const client = opts.clientBucket(c);
+  await admitCredential(opts, client, credential.rawKey);
   await awaitStore(opts.storeReady);
   const auth = await opts.keys.authenticate(credential.rawKey);
   if (!auth.ok) {
+    await opts.authFailures.failed(client);
     throw auth.reason === "REVOKED"
       ? new ApiError("API_KEY_REVOKED", "this API key was revoked")
       : new ApiError("INVALID_API_KEY", "the API key is not valid");
   }
+  opts.authFailures.passed(credential.rawKey);
   return auth;
 }
 
 /** Authenticates the presented API key, applies its tier's rate limit, and sets the principal. */
 export async function authenticateKey(
   c: Context<AccessEnv>,
-  opts: Pick<AccessOptions, "keys" | "storeReady" | "rateLimits">,
+  opts: PresentedKeyOptions & Pick<AccessOptions, "rateLimits">,
   { allowExpired }: { allowExpired: boolean },
 ): Promise<KeyInfo> {
   const auth = await presentedKey(c, opts);

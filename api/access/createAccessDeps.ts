@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
-import type { ServiceOrigins } from "../config";
+import { type AbuseLimits, defaultAbuseLimits, type ServiceOrigins } from "../config";
 import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
@@ -15,6 +15,7 @@ import { createPaymentVerifier } from "../payments/createPaymentVerifier";
 import type { AppStore } from "../store/createAppStore";
 import type { AccessOptions } from "./AccessOptions";
 import { clientBucket } from "./clientBucket";
+import { createAuthFailureGuard } from "./createAuthFailureGuard";
 import { createCreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
@@ -32,6 +33,8 @@ export type AccessDeps = AccessOptions & {
   origins: ServiceOrigins;
   /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
   operatorBootstrapToken: string | undefined;
+  /** Intents one client address may create per hour (INTENTS_MAX_PER_CLIENT_PER_HOUR). */
+  maxIntentsPerClientPerHour: number;
 };
 
 export type CreateAccessDepsParameters = {
@@ -51,12 +54,15 @@ export type CreateAccessDepsParameters = {
   clientIpHeader?: string;
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
+  /** Bounds on unauthenticated work; default `defaultAbuseLimits`. */
+  limits?: AbuseLimits;
   clock?: () => Date;
 };
 
 /** Wires the access services over one app store: the server and the tests build the same graph. */
 export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const clock = p.clock ?? (() => new Date());
+  const limits = p.limits ?? defaultAbuseLimits;
   const db = p.store.db;
   const hash = createKeyHasher(p.pepper);
   const wallets = createWalletVerifier({ providers: p.providers, chainId: p.chainId });
@@ -64,12 +70,21 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const payments = p.payTo
     ? createPaymentVerifier({ indexDb: p.indexDb, providers: p.providers, chainId: p.chainId, payTo: p.payTo, usdc: baseUsdc })
     : null;
-  const common = { db, origins: p.origins, wallets, hash, environment: p.environment, clock };
+  const common = {
+    db,
+    origins: p.origins,
+    wallets,
+    hash,
+    environment: p.environment,
+    clock,
+    maxOpenIntentsPerWallet: limits.maxOpenIntentsPerWallet,
+  };
   return {
     keys: createKeyService({ db, hash, credits, clock }),
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
+    authFailures: createAuthFailureGuard({ perMinute: limits.maxAuthFailuresPerMinute }),
     gatewayProxySecretSha256: p.gatewayProxySecretSha256,
     storeReady: p.store.ready,
     clock,
@@ -79,5 +94,6 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     payTo: p.payTo,
     origins: p.origins,
     operatorBootstrapToken: p.operatorBootstrapToken,
+    maxIntentsPerClientPerHour: limits.maxIntentsPerClientPerHour,
   };
 }

@@ -4,7 +4,7 @@ import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import { authenticateKey, conflictingCredentials, consumeRateLimit } from "./authenticate";
 import { readCredential } from "./readCredential";
 
-export type PayableOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits" | "clientBucket"> & {
+export type PayableOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits" | "clientBucket" | "authFailures"> & {
   /** Where the plans are listed, named in the 402 answer. */
   plansUrl: string;
 };

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import { authenticateKey } from "./authenticate";
 
-export type RequireApiKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits"> & {
+export type RequireApiKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits" | "clientBucket" | "authFailures"> & {
   /** Let an expired (not revoked) key through: keys/self and revoke serve it. */
   allowExpired?: boolean;
 };

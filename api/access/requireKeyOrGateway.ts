@@ -2,15 +2,19 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
-import { authenticateKey, conflictingCredentials, consumeRateLimit } from "./authenticate";
+import { admitCredential, authenticateKey, conflictingCredentials, consumeRateLimit } from "./authenticate";
 import { matchesSha256Digest } from "./matchesSha256Digest";
 import { readCredential } from "./readCredential";
 
-export type RequireKeyOrGatewayOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits" | "gatewayProxySecretSha256">;
+export type RequireKeyOrGatewayOptions = Pick<
+  AccessOptions,
+  "keys" | "storeReady" | "rateLimits" | "gatewayProxySecretSha256" | "clientBucket" | "authFailures"
+>;
 
 /**
  * An active API key, or the marketplace gateway (`x-gateway-key` behind the private proxy-secret
- * boundary, limited per marketplace user); no credential is 401. Credits are `chargeCredits`' job.
+ * boundary, limited per marketplace user); no credential is 401. A wrong key or proxy secret spends
+ * one of the client address's failed authentications. Credits are `chargeCredits`' job.
  */
 export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): MiddlewareHandler<AccessEnv> {
   const gatewayDigest = opts.gatewayProxySecretSha256 ? Buffer.from(opts.gatewayProxySecretSha256, "hex") : undefined;
@@ -26,9 +30,14 @@ export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): Middlewar
     if (credential.kind === "apiKey") {
       await authenticateKey(c, opts, { allowExpired: false });
     } else {
-      if (!credential.proxySecret || !matchesSha256Digest(credential.proxySecret, gatewayDigest)) {
+      const client = opts.clientBucket(c);
+      const proxySecret = credential.proxySecret ?? "";
+      await admitCredential(opts, client, proxySecret);
+      if (!matchesSha256Digest(proxySecret, gatewayDigest)) {
+        await opts.authFailures.failed(client);
         throw new ApiError("INVALID_GATEWAY_CREDENTIAL", "marketplace gateway authentication failed");
       }
+      opts.authFailures.passed(proxySecret);
       // Hashed: the budget's key names no marketplace user.
       await consumeRateLimit(
         c,

@@ -2,9 +2,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { AccessOptions } from "./AccessOptions";
-import { consumeRateLimit } from "./authenticate";
+import { admitCredential, consumeRateLimit } from "./authenticate";
 
-export type RequireOperatorBootstrapOptions = Pick<AccessOptions, "rateLimits" | "clientBucket"> & {
+export type RequireOperatorBootstrapOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
   /** OPERATOR_BOOTSTRAP_TOKEN; unset (or shorter than 32 characters): the route does not exist. */
   token: string | undefined;
 };
@@ -14,16 +14,21 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest();
 /**
  * The operator bootstrap: 404 exactly as a missing route unless a token of at least 32 characters is
  * configured; then limited per client address, and `x-operator-bootstrap` compared in constant time
- * on SHA-256 digests (401 when missing or wrong).
+ * on SHA-256 digests (401 when missing or wrong, spending one of the address's failed authentications).
  */
 export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions): MiddlewareHandler {
   const tokenDigest = opts.token && opts.token.length >= 32 ? sha256(opts.token) : undefined;
   return async function requireOperatorBootstrap(c, next) {
     if (!tokenDigest) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
-    await consumeRateLimit(c, opts, "PUBLIC", opts.clientBucket(c));
-    if (!timingSafeEqual(sha256(c.req.header("x-operator-bootstrap") ?? ""), tokenDigest)) {
+    const client = opts.clientBucket(c);
+    await consumeRateLimit(c, opts, "PUBLIC", client);
+    const token = c.req.header("x-operator-bootstrap") ?? "";
+    await admitCredential(opts, client, token);
+    if (!timingSafeEqual(sha256(token), tokenDigest)) {
+      await opts.authFailures.failed(client);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "x-operator-bootstrap is missing or wrong");
     }
+    opts.authFailures.passed(token);
     await next();
   };
 }

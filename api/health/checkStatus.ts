@@ -5,6 +5,7 @@ import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import type { AppStore } from "../store/createAppStore";
+import type { Probe } from "./cacheProbes";
 import type { StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
@@ -19,6 +20,8 @@ export type CheckStatusDeps = {
   /** The index is stale when it is more blocks than this behind the providers' head. */
   maxIndexLagBlocks: number;
   now?: () => Date;
+  /** How a provider is probed; default `probeProvider` (the status route shares it through `cacheProbes`). */
+  probe?: Probe;
 };
 
 export const apiVersion = "2.2.0";
@@ -26,8 +29,9 @@ export const apiVersion = "2.2.0";
 /** Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both down. */
 export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
   const now = deps.now ?? (() => new Date());
+  const probe = deps.probe ?? probeProvider;
   const [probes, head, appStore] = await Promise.all([
-    Promise.all(deps.providers.map((p) => probeProvider(p))),
+    Promise.all(deps.providers.map((p) => probe(p))),
     readIndexedHead(deps.indexDb, deps.chainId),
     probeAppStore(deps.appStore),
   ]);

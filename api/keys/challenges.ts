@@ -3,7 +3,14 @@ import { baseChainId } from "../../base/baseChain";
 import type { ServiceOrigins } from "../config";
 import { type Failure, failure, type Result, success } from "../errors";
 import type { AppDb } from "../store/createAppStore";
-import { consumeIntent, findIntent, type IntentRecord, insertIntent, type NewIntent } from "../store/intentQueries";
+import {
+  consumeIntent,
+  findIntent,
+  type IntentRecord,
+  insertIntentUnderCap,
+  type NewIntent,
+  purgeExpiredIntents,
+} from "../store/intentQueries";
 import { generateId, type KeyEnvironment } from "./apiKeyFormat";
 import type { KeyHasher } from "./createKeyHasher";
 import type { WalletVerifier } from "./createWalletVerifier";
@@ -20,6 +27,8 @@ export type ChallengeServiceParameters = {
   hash: KeyHasher;
   environment: KeyEnvironment;
   clock: () => Date;
+  /** Open (unconsumed, unexpired) intents one wallet may hold, of all kinds together. */
+  maxOpenIntentsPerWallet: number;
 };
 
 /** The signed-challenge part every intent record shares (IntentEnvelope, RecoveryIntent, PurchaseIntent). */
@@ -42,10 +51,16 @@ export type IssueChallengeParameters = {
   message: (fields: ChallengeFields) => string;
   /** Frozen terms stored with the intent (purchase terms, recovery target). */
   terms?: Partial<NewIntent>;
+  /** The wallet's cap on open intents. */
+  maxOpen: number;
 };
 
-/** Stores a new intent valid 15 minutes and answers the challenge the wallet signs. */
-export async function issueChallenge(db: AppDb, p: IssueChallengeParameters): Promise<IssuedChallenge> {
+/**
+ * Purges a batch of intents past their retention, then stores a new intent valid 15 minutes and
+ * answers the challenge the wallet signs; 429 TOO_MANY_OPEN_INTENTS (with `retryAfterSeconds`) when
+ * the wallet already holds `maxOpen` open intents. The same queries run for every wallet.
+ */
+export async function issueChallenge(db: AppDb, p: IssueChallengeParameters): Promise<Result<IssuedChallenge>> {
   const fields: ChallengeFields = {
     origin: p.origin,
     intentId: generateId("int"),
@@ -54,23 +69,36 @@ export async function issueChallenge(db: AppDb, p: IssueChallengeParameters): Pr
     expiresAt: new Date(p.now.getTime() + intentTtlMs),
   };
   const message = p.message(fields);
-  await insertIntent(db, {
-    ...p.terms,
-    id: fields.intentId,
-    kind: p.kind,
-    wallet: p.wallet.toLowerCase(),
-    message,
-    createdAt: fields.createdAt,
-    expiresAt: fields.expiresAt,
-  });
-  return {
+  await purgeExpiredIntents(db, p.now);
+  const stored = await insertIntentUnderCap(
+    db,
+    {
+      ...p.terms,
+      id: fields.intentId,
+      kind: p.kind,
+      wallet: p.wallet.toLowerCase(),
+      message,
+      createdAt: fields.createdAt,
+      expiresAt: fields.expiresAt,
+    },
+    p.maxOpen,
+  );
+  if (!stored.ok) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((stored.retryAt.getTime() - p.now.getTime()) / 1000));
+    return failure(
+      "TOO_MANY_OPEN_INTENTS",
+      `this wallet already holds ${p.maxOpen} open intents (each is open 15 minutes unless claimed); claim one, or retry in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    );
+  }
+  return success({
     intentId: fields.intentId,
     userWallet: p.wallet,
     messageToSign: message,
     signatureMethod: "personal_sign",
     createdAt: fields.createdAt.toISOString(),
     expiresAt: fields.expiresAt.toISOString(),
-  };
+  });
 }
 
 /** An intent whose wallet signed its message. */

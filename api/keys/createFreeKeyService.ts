@@ -12,8 +12,8 @@ import { toIssuedKey } from "./toIssuedKey";
 export type FreeKeyChallenge = { status: "CHALLENGE_ISSUED"; intent: IssuedChallenge & { kind: "FREE_KEY" } };
 
 export type FreeKeyService = {
-  /** A challenge for `wallet` to sign (issued whether or not the wallet already holds a free key). */
-  challenge(wallet: Address, origin: string): Promise<FreeKeyChallenge>;
+  /** A challenge for `wallet` to sign (issued whether or not the wallet already holds a free key), within its cap on open intents. */
+  challenge(wallet: Address, origin: string): Promise<Result<FreeKeyChallenge>>;
   /** Issues the wallet's one free key for a valid signature over its challenge. */
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
@@ -22,11 +22,19 @@ export type CreateFreeKeyServiceParameters = ChallengeServiceParameters;
 
 const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
 
-export function createFreeKeyService({ db, origins, wallets, hash, environment, clock }: CreateFreeKeyServiceParameters): FreeKeyService {
+export function createFreeKeyService(deps: CreateFreeKeyServiceParameters): FreeKeyService {
+  const { db, origins, wallets, hash, environment, clock } = deps;
   return {
     async challenge(wallet, origin) {
-      const challenge = await issueChallenge(db, { kind: "FREE", origin, wallet, now: clock(), message: freeKeyMessage });
-      return { status: "CHALLENGE_ISSUED", intent: { kind: "FREE_KEY", ...challenge } };
+      const challenge = await issueChallenge(db, {
+        kind: "FREE",
+        origin,
+        wallet,
+        now: clock(),
+        message: freeKeyMessage,
+        maxOpen: deps.maxOpenIntentsPerWallet,
+      });
+      return challenge.ok ? success({ status: "CHALLENGE_ISSUED", intent: { kind: "FREE_KEY", ...challenge.value } }) : challenge;
     },
 
     async claim({ intentId, signature }) {

@@ -8,7 +8,7 @@ import { countDaily } from "../store/countDaily";
 import { extendKey, insertKey, type KeyInfo } from "../store/keyQueries";
 import { insertRedemption } from "../store/redemptionQueries";
 import { generateId } from "./apiKeyFormat";
-import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
+import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, issueChallenge } from "./challenges";
 import { purchaseMessage } from "./intentMessage";
 import { mintKeySecret } from "./mintKeySecret";
 import { type DurationDays, formatUsd, type PaidTier, priceUsdc, usdcDecimals } from "./planCatalogue";
@@ -60,19 +60,21 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
       const amountUsdc = priceUsdc(tier, durationDays);
       const amountWei = quote ? weiFor(amountUsdc, quote) : null;
       const renewKeyId = renew?.key.id ?? null;
-      const challenge: IssuedChallenge = await issueChallenge(db, {
+      const challenge = await issueChallenge(db, {
         kind: "PURCHASE",
         origin,
         wallet: userWallet,
         now: clock(),
         message: (fields) => purchaseMessage(fields, { tier, durationDays, amountUsdc, amountWei, payTo, renewKeyId }),
         terms: { tier, durationDays, amountUsdc, amountWei, targetKeyId: renewKeyId },
+        maxOpen: deps.maxOpenIntentsPerWallet,
       });
+      if (!challenge.ok) return challenge;
       return success({
         status: "INTENT_CREATED",
         intent: {
           kind: "PURCHASE",
-          ...challenge,
+          ...challenge.value,
           tier,
           durationDays,
           renewKeyId,

@@ -12,10 +12,10 @@ export type RecoveryChallenge = { status: "CHALLENGE_ISSUED"; intent: IssuedChal
 
 export type RecoveryService = {
   /**
-   * A challenge for `wallet`, real or decoy: the same queries, the same row written and the same
-   * envelope whether or not the wallet holds a recoverable key.
+   * A challenge for `wallet`, real or decoy: the same queries, the same row written, the same cap on
+   * open intents and the same envelope whether or not the wallet holds a recoverable key.
    */
-  challenge(p: { wallet: Address; txHash: Hex | null; origin: string }): Promise<RecoveryChallenge>;
+  challenge(p: { wallet: Address; txHash: Hex | null; origin: string }): Promise<Result<RecoveryChallenge>>;
   /** Revokes the target's secret and issues its replacement in one statement; tier and expiry are kept. */
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
@@ -24,14 +24,8 @@ export type CreateRecoveryServiceParameters = ChallengeServiceParameters;
 
 const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
 
-export function createRecoveryService({
-  db,
-  origins,
-  wallets,
-  hash,
-  environment,
-  clock,
-}: CreateRecoveryServiceParameters): RecoveryService {
+export function createRecoveryService(deps: CreateRecoveryServiceParameters): RecoveryService {
+  const { db, origins, wallets, hash, environment, clock } = deps;
   return {
     async challenge({ wallet, txHash, origin }) {
       const now = clock();
@@ -43,8 +37,9 @@ export function createRecoveryService({
         now,
         message: recoveryMessage,
         terms: { targetKeyId: target?.id ?? null, targetSecretVersion: target?.secretVersion ?? null },
+        maxOpen: deps.maxOpenIntentsPerWallet,
       });
-      return { status: "CHALLENGE_ISSUED", intent: { kind: "RECOVERY", ...challenge } };
+      return challenge.ok ? success({ status: "CHALLENGE_ISSUED", intent: { kind: "RECOVERY", ...challenge.value } }) : challenge;
     },
 
     async claim({ intentId, signature }) {

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
 import type { AccessDeps } from "../access/createAccessDeps";
+import { limitIntentsPerClient } from "../access/limitIntentsPerClient";
 import { payable } from "../access/payable";
 import { publicLimit } from "../access/publicLimit";
 import { requireApiKey } from "../access/requireApiKey";
@@ -18,11 +19,12 @@ export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHan
 
 /**
  * Mounts routes on `app` with what their definitions ask for, in this order: the access policy
- * (credential, rate limit), the credit meter, the app store's readiness, the JSON body; then the
- * route's own schemas validate params, query and body before its handler runs.
+ * (credential, rate limit), the hourly intent budget, the credit meter, the app store's readiness,
+ * the JSON body; then the route's own schemas validate params, query and body before its handler runs.
  */
 export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps): MountRoute {
   const limitPerClient = publicLimit(access);
+  const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
     await awaitStore(access.storeReady);
     await next();
@@ -38,6 +40,7 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDe
   return (route, handler) => {
     const middleware: MiddlewareHandler<AccessEnv>[] = [
       ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access]),
+      ...(route.createsIntent ? [intentsPerClient] : []),
       ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),
       ...(route.appStore ? [storeReady] : []),
       ...(route.request?.body ? [jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes })] : []),

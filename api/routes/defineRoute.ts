@@ -36,6 +36,8 @@ export type RouteDefinitionInput = {
   rateLimited?: boolean;
   /** The route's services use the app store: wait for its migrations (503 when it cannot be opened). */
   appStore?: boolean;
+  /** The route stores an intent: limited per client address an hour (429 INTENT_RATE_LIMITED). */
+  createsIntent?: boolean;
   request?: RequestSchemas;
   /** Largest body accepted (413 BODY_TOO_LARGE beyond it); default 64 KiB. */
   maxBodyBytes?: number;

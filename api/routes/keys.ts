@@ -26,8 +26,10 @@ export function mountKeyRoutes(mount: MountRoute, deps: AccessDeps) {
   });
   mount(routes.recoveryChallenge, async (c) => {
     const { userWallet, txHash } = c.req.valid("json");
-    const challenge = await deps.recovery.challenge({ wallet: userWallet, txHash: txHash ?? null, origin: requestOrigin(c, deps.origins) });
-    return c.json({ ...challenge, claimWith: routes.recoveryClaim.name }, 202);
+    const origin = requestOrigin(c, deps.origins);
+    const result = await deps.recovery.challenge({ wallet: userWallet, txHash: txHash ?? null, origin });
+    if (!result.ok) throw ApiError.of(result);
+    return c.json({ ...result.value, claimWith: routes.recoveryClaim.name }, 202);
   });
   mount(routes.recoveryClaim, async (c) => {
     const result = await deps.recovery.claim(c.req.valid("json"));

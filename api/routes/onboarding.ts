@@ -11,8 +11,9 @@ import { routes } from "./routeTable";
  */
 export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
   mount(routes.freeChallenge, async (c) => {
-    const challenge = await deps.freeKeys.challenge(c.req.valid("json").userWallet, requestOrigin(c, deps.origins));
-    return c.json({ ...challenge, claimWith: routes.freeClaim.name });
+    const result = await deps.freeKeys.challenge(c.req.valid("json").userWallet, requestOrigin(c, deps.origins));
+    if (!result.ok) throw ApiError.of(result);
+    return c.json({ ...result.value, claimWith: routes.freeClaim.name });
   });
   mount(routes.freeClaim, async (c) => {
     const result = await deps.freeKeys.claim(c.req.valid("json"));

@@ -19,6 +19,7 @@ const keyErrors = [
   "INVALID_API_KEY",
   "API_KEY_REVOKED",
   "CONFLICTING_CREDENTIALS",
+  "TOO_MANY_FAILED_AUTHENTICATIONS",
   "RATE_LIMITED",
   "PERSISTENCE_UNAVAILABLE",
 ] as const;
@@ -27,6 +28,8 @@ const meteredErrors = [...keyErrors, "API_KEY_EXPIRED", "CREDITS_EXHAUSTED", "DA
 const bodyErrors = ["UNSUPPORTED_CONTENT_TYPE", "MALFORMED_JSON", "INVALID_BODY", "BODY_TOO_LARGE"] as const;
 /** Onboarding and recovery: no credential, limited per client address, written to the app store. */
 const onboardingErrors = [...bodyErrors, "CREDENTIAL_IN_QUERY", "RATE_LIMITED", "PERSISTENCE_UNAVAILABLE"] as const;
+/** A route that stores an intent: the client address's hourly budget and the wallet's cap on open intents. */
+const intentErrors = ["INTENT_RATE_LIMITED", "TOO_MANY_OPEN_INTENTS"] as const;
 const observationErrors = ["DATA_SOURCE_UNAVAILABLE"] as const;
 
 /**
@@ -152,9 +155,10 @@ export const routes = {
     summary: "A challenge for the wallet's one free key (sign messageToSign with personal_sign)",
     access: "public",
     appStore: true,
+    createsIntent: true,
     request: { body: jsonRequestBody(FreeChallengeBody) },
     responses: { 200: { description: "IntentEnvelope", schema: IntentEnvelope } },
-    errors: onboardingErrors,
+    errors: [...onboardingErrors, ...intentErrors],
   }),
   freeClaim: defineRoute({
     method: "post",
@@ -173,9 +177,10 @@ export const routes = {
     description: "With renewExistingKey the active same-tier paid key is presented in x-api-key.",
     access: "public",
     appStore: true,
+    createsIntent: true,
     request: { body: jsonRequestBody(PurchaseBody) },
     responses: { 200: { description: "PurchaseIntent", schema: PurchaseIntent } },
-    errors: [...onboardingErrors, ...keyErrors, "RENEWAL_TARGET_INVALID", "PAYMENTS_UNAVAILABLE"],
+    errors: [...onboardingErrors, ...intentErrors, ...keyErrors, "RENEWAL_TARGET_INVALID", "PAYMENTS_UNAVAILABLE"],
   }),
   cryptoClaim: defineRoute({
     method: "post",
@@ -226,9 +231,10 @@ export const routes = {
     summary: "A recovery challenge: 202 with an identical structure whether or not the wallet holds a recoverable key",
     access: "public",
     appStore: true,
+    createsIntent: true,
     request: { body: jsonRequestBody(RecoveryChallengeBody) },
     responses: { 202: { description: "RecoveryIntent", schema: RecoveryIntent } },
-    errors: onboardingErrors,
+    errors: [...onboardingErrors, ...intentErrors],
   }),
   recoveryClaim: defineRoute({
     method: "post",
@@ -261,6 +267,7 @@ export const routes = {
       "CREDENTIAL_IN_QUERY",
       "NOT_FOUND",
       "OPERATOR_UNAUTHORIZED",
+      "TOO_MANY_FAILED_AUTHENTICATIONS",
       "PROXY_SECRET_REQUIRED",
       "GATEWAY_HEADERS_REQUIRED",
       "RATE_LIMITED",

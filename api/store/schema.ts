@@ -39,27 +39,36 @@ export const apiKey = appSchema.table(
 
 /**
  * Signed-challenge intents: a free-key claim, a purchase (terms frozen at creation) or a recovery
- * (target frozen at creation; decoys have none). Consumed at most once.
+ * (target frozen at creation; decoys have none). Consumed at most once. Both indexes cover only
+ * unconsumed rows: the purge finds those past their retention by kind and expiry, and the cap on
+ * open intents counts a wallet's by expiry.
  */
-export const intent = appSchema.table("intent", {
-  id: text("id").primaryKey(),
-  kind: text("kind", { enum: ["FREE", "PURCHASE", "RECOVERY"] }).notNull(),
-  wallet: text("wallet").notNull(),
-  message: text("message").notNull(),
-  createdAt: at("created_at").notNull(),
-  expiresAt: at("expires_at").notNull(),
-  consumedAt: at("consumed_at"),
-  tier: text("tier", { enum: ["STARTER", "GROWTH", "PRO"] }),
-  durationDays: integer("duration_days"),
-  /** Exact USDC base units (6 decimals) of a purchase. */
-  amountUsdc: numeric("amount_usdc", { precision: 78, scale: 0, mode: "bigint" }),
-  /** Exact wei of a purchase when a live ETH quote existed; null: ETH is not offered. */
-  amountWei: numeric("amount_wei", { precision: 78, scale: 0, mode: "bigint" }),
-  /** The key a purchase renews, or the key a recovery replaces (null for a decoy). */
-  targetKeyId: text("target_key_id"),
-  /** The recovery target's secret version at challenge time: a change means the target changed. */
-  targetSecretVersion: integer("target_secret_version"),
-});
+export const intent = appSchema.table(
+  "intent",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["FREE", "PURCHASE", "RECOVERY"] }).notNull(),
+    wallet: text("wallet").notNull(),
+    message: text("message").notNull(),
+    createdAt: at("created_at").notNull(),
+    expiresAt: at("expires_at").notNull(),
+    consumedAt: at("consumed_at"),
+    tier: text("tier", { enum: ["STARTER", "GROWTH", "PRO"] }),
+    durationDays: integer("duration_days"),
+    /** Exact USDC base units (6 decimals) of a purchase. */
+    amountUsdc: numeric("amount_usdc", { precision: 78, scale: 0, mode: "bigint" }),
+    /** Exact wei of a purchase when a live ETH quote existed; null: ETH is not offered. */
+    amountWei: numeric("amount_wei", { precision: 78, scale: 0, mode: "bigint" }),
+    /** The key a purchase renews, or the key a recovery replaces (null for a decoy). */
+    targetKeyId: text("target_key_id"),
+    /** The recovery target's secret version at challenge time: a change means the target changed. */
+    targetSecretVersion: integer("target_secret_version"),
+  },
+  (t) => [
+    index("intent_purge_idx").on(t.kind, t.expiresAt).where(sql`${t.consumedAt} IS NULL`),
+    index("intent_open_by_wallet_idx").on(t.wallet, t.expiresAt).where(sql`${t.consumedAt} IS NULL`),
+  ],
+);
 
 /** Redeemed payment transactions: the primary key makes a txHash redeem exactly once, across replicas. */
 export const redemption = appSchema.table(

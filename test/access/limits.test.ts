@@ -105,6 +105,18 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     expect((await post(shared, "/v1/subscribe/free/challenge", { userWallet: user.address })).status).toBe(429);
   });
 
+  test("behavior: IPv6 clients share a bucket per /64, IPv4-mapped addresses count as IPv4", async () => {
+    const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1 } });
+    const { app } = accessApp(manifest, backend, { rateLimits, clientIpHeader: "x-forwarded-for" });
+    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": ip } });
+    expect((await from("2001:db8:1:2::1")).status).toBe(200);
+    expect((await from("2001:DB8:1:2:ffff:ffff:ffff:9")).status).toBe(429);
+    expect((await from("2001:db8:1:3::1")).status).toBe(200);
+    expect((await from("198.51.100.7")).status).toBe(200);
+    expect((await from("::ffff:198.51.100.7")).status).toBe(429);
+    expect((await from("::ffff:198.51.100.8")).status).toBe(200);
+  });
+
   test.runIf(process.env.REDIS_URL)(
     "behavior: with Redis the budget is shared by replicas; an unreachable Redis degrades to memory",
     async () => {

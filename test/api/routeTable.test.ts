@@ -24,6 +24,19 @@ describe("the route table", () => {
     }
   });
 
+  test("behavior: a route that stores an intent or checks a credential lists the 429s of its abuse limits", () => {
+    const credentialRefusals: string[] = ["INVALID_API_KEY", "INVALID_GATEWAY_CREDENTIAL", "OPERATOR_UNAUTHORIZED"];
+    const storing = routeList.filter((r) => r.createsIntent).map((r) => r.name);
+    expect(storing.sort()).toEqual(["POST /v1/keys/recovery/challenge", "POST /v1/subscribe/free/challenge", "POST /v1/subscribe/intents"]);
+    for (const route of routeList) {
+      if (route.createsIntent)
+        expect(route.errors, route.name).toEqual(expect.arrayContaining(["INTENT_RATE_LIMITED", "TOO_MANY_OPEN_INTENTS"]));
+      if (route.errors.some((code) => credentialRefusals.includes(code))) {
+        expect(route.errors, route.name).toContain("TOO_MANY_FAILED_AUTHENTICATIONS");
+      }
+    }
+  });
+
   test("default: names, prices and credits as the spec gives them", () => {
     expect(routes.audit.name).toBe("GET /v1/audit/{address}");
     expect(routes.audit.x402PriceUsd).toBe(0.02);

@@ -10,6 +10,7 @@ import { chainHead } from "../../ponder.schema";
 import { testAppStore } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
+import { startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
 let pglite: PGlite;
@@ -103,6 +104,45 @@ describe("GET /v1/status", () => {
     expect(body.rpc.available).toBe(false);
     expect(body.persistence.indexStore.available).toBe(false);
     expect(body.verdictQuality).toBe("UNVERIFIED");
+  });
+
+  test("behavior: 50 concurrent calls probe each provider once; a second later the probes run again", async () => {
+    const proxies = [await startRpcProxy(manifest.rpcUrl), await startRpcProxy(manifest.rpcUrl)];
+    try {
+      // The clock moves only when the test says so: the cache's second is never raced against a busy machine.
+      let now = new Date();
+      const [primary, publicOne] = proxies.map((p) => p.url);
+      const app = createApp(
+        testAppDeps(manifest, indexDb, {
+          status: {
+            indexDb,
+            appStore: testAppStore(),
+            payoutAddress: manifest.payoutAddress,
+            providers: [
+              { name: "primary:127.0.0.1", url: primary as string, trusted: true },
+              { name: "public-1:127.0.0.1", url: publicOne as string, trusted: false },
+            ],
+            chainId: 8453,
+            source: "devnet",
+            maxIndexLagBlocks: 5,
+            now: () => now,
+          },
+        }),
+      );
+      const statuses = await Promise.all(Array.from({ length: 50 }, () => app.request("/v1/status")));
+      expect(statuses.every((r) => r.status === 200)).toBe(true);
+      const bodies = (await Promise.all(statuses.map((r) => r.json()))) as StatusReport[];
+      expect(bodies.every((b) => b.rpc.providers.every((p) => p.available))).toBe(true);
+      expect(await Promise.all(proxies.map((p) => p.requests()))).toEqual([1, 1]);
+      now = new Date(now.getTime() + 999);
+      await app.request("/v1/status");
+      expect(await Promise.all(proxies.map((p) => p.requests()))).toEqual([1, 1]);
+      now = new Date(now.getTime() + 2);
+      await Promise.all(Array.from({ length: 10 }, () => app.request("/v1/status")));
+      expect(await Promise.all(proxies.map((p) => p.requests()))).toEqual([2, 2]);
+    } finally {
+      await Promise.all(proxies.map((p) => p.stop()));
+    }
   });
 
   test("behavior: RPC down but the index readable is DEGRADED (200)", async () => {

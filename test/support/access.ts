@@ -11,6 +11,9 @@ export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, 
 /** The origins the test apps serve: the default public one, and a fallback host. */
 export const testOrigins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
 
+/** Generous abuse limits (open intents, intents per address, failed authentications), likewise. */
+export const unlimitedAbuse = { maxOpenIntentsPerWallet: 1e6, maxIntentsPerClientPerHour: 1e6, maxAuthFailuresPerMinute: 1e6 };
+
 let shared: AppStore | undefined;
 
 /** The test process's app store: one in-memory PGlite, migrated. */
@@ -21,8 +24,8 @@ export function testAppStore(): AppStore {
 
 /**
  * Real access dependencies against the test devnet: an app store (a shared in-memory PGlite unless
- * given), the devnet as the one trusted provider, its payout address, and no ETH quote. A test
- * overrides the parts it is about.
+ * given), the devnet as the one trusted provider, its payout address, no ETH quote, and generous rate
+ * and abuse limits. A test overrides the parts it is about.
  */
 export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
   return createAccessDeps({
@@ -36,6 +39,7 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
     payTo: manifest.payoutAddress,
     ethQuote: { weiPerUsd: async () => null },
     rateLimits: createRateLimits({ perMinute: unlimitedRates }),
+    limits: unlimitedAbuse,
     ...overrides,
   });
 }

@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 
 export type RpcProxyMode = "pass" | "down" | "alter-hash" | "lie-call" | `inflate-transfer:${string}`;
-export type RpcProxy = { url: string; setMode(mode: RpcProxyMode): Promise<void>; stop(): Promise<void> };
+export type RpcProxy = {
+  url: string;
+  setMode(mode: RpcProxyMode): Promise<void>;
+  /** JSON-RPC requests the proxy has received so far. */
+  requests(): Promise<number>;
+  stop(): Promise<void>;
+};
 
 const root = resolve(import.meta.dirname, "..", "..");
 
@@ -27,6 +33,9 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass")
     url,
     async setMode(next) {
       await fetch(`${url}/__mode`, { method: "POST", body: JSON.stringify({ mode: next }) });
+    },
+    async requests() {
+      return ((await (await fetch(`${url}/__requests`)).json()) as { requests: number }).requests;
     },
     stop: () =>
       new Promise((done) => {

@@ -6,7 +6,8 @@ import { createServer } from "node:http";
  * on another fork), `lie-call` answers every `eth_call` with true (0x…01: a liar that would make any
  * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
  * `Transfer` log in the receipts it forwards. The mode changes with `POST /__mode` and body
- * `{"mode": ...}`. Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
+ * `{"mode": ...}`; `GET /__requests` answers how many JSON-RPC requests it has received.
+ * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
  */
 type Mode = "pass" | "down" | "alter-hash" | "lie-call" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; result?: unknown };
@@ -14,6 +15,7 @@ const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4
 const [target, initial] = process.argv.slice(2);
 if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
+let requests = 0;
 
 const server = createServer(async (req, res) => {
   const chunks: Buffer[] = [];
@@ -24,6 +26,11 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ mode }));
     return;
   }
+  if (req.url === "/__requests") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ requests }));
+    return;
+  }
+  requests += 1;
   if (mode === "down") {
     res.writeHead(503).end("down");
     return;
@@ -38,10 +45,11 @@ const server = createServer(async (req, res) => {
     );
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
 });
+
 /** Applies `lie-call` or `inflate-transfer` to the answers of the requests they concern. */
 function rewrite(requestBody: string, responseText: string): string {
-  const requests = ([] as RpcMessage[]).concat(JSON.parse(requestBody));
-  const methods = new Map(requests.map((r) => [JSON.stringify(r.id), r.method]));
+  const asked = ([] as RpcMessage[]).concat(JSON.parse(requestBody));
+  const methods = new Map(asked.map((r) => [JSON.stringify(r.id), r.method]));
   const parsed = JSON.parse(responseText) as RpcMessage | RpcMessage[];
   for (const answer of ([] as RpcMessage[]).concat(parsed)) {
     const method = methods.get(JSON.stringify(answer.id));

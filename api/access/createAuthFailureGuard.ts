@@ -1,0 +1,66 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+
+/** Whether a credential may be checked now; when not, how long its client must wait. */
+export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export type AuthFailureGuard = {
+  /**
+   * Before `credential` is checked (a key looked up, a secret compared): refused while `client` has
+   * spent its failure budget of this minute, unless this credential passed recently.
+   */
+  admit(client: string, credential: string): Promise<Admission>;
+  /** The credential was wrong: one failure from `client`'s budget. */
+  failed(client: string): Promise<void>;
+  /** The credential was right: it is admitted for `trustMs` even from a client whose budget is spent. */
+  passed(credential: string): void;
+};
+
+export type CreateAuthFailureGuardParameters = {
+  /** Failed authentications a client address may make per minute. */
+  perMinute: number;
+  /** How long a credential that passed stays admitted from a limited client. */
+  trustMs?: number;
+  /** Most credentials remembered as passed; the one that passed longest ago is forgotten first. */
+  maxRemembered?: number;
+  now?: () => number;
+};
+
+/**
+ * The failed-authentication budget per client address (its hashed bucket), in process memory. A
+ * client that spent it gets 429 for every credential this process has not seen pass in the last
+ * `trustMs` (10 minutes), before the credential is even checked: a neighbour behind the same address
+ * who guesses keys does not lock out a key that is in use. Successes spend nothing. Credentials are
+ * remembered only as an HMAC under a key that lives in this process's memory.
+ */
+export function createAuthFailureGuard({
+  perMinute,
+  trustMs = 10 * 60_000,
+  maxRemembered = 10_000,
+  now = Date.now,
+}: CreateAuthFailureGuardParameters): AuthFailureGuard {
+  const failures = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "svc_auth_failures" });
+  const salt = randomBytes(32);
+  const fingerprint = (credential: string) => createHmac("sha256", salt).update(credential).digest("hex").slice(0, 32);
+  /** Fingerprint → when it last passed, oldest first. */
+  const passedAt = new Map<string, number>();
+
+  return {
+    async admit(client, credential) {
+      const spent = await failures.get(client);
+      if (!spent || spent.consumedPoints < perMinute) return { ok: true };
+      const lastPassed = passedAt.get(fingerprint(credential));
+      if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) };
+    },
+    async failed(client) {
+      await failures.penalty(client, 1);
+    },
+    passed(credential) {
+      const id = fingerprint(credential);
+      passedAt.delete(id);
+      passedAt.set(id, now());
+      if (passedAt.size > maxRemembered) passedAt.delete(passedAt.keys().next().value as string);
+    },
+  };
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "intent_purge_idx" ON "app"."intent" USING btree ("kind","expires_at") WHERE "app"."intent"."consumed_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "intent_open_by_wallet_idx" ON "app"."intent" USING btree ("wallet","expires_at") WHERE "app"."intent"."consumed_at" IS NULL;
