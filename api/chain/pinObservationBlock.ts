@@ -1,6 +1,6 @@
 import type { ObservationBlock } from "./ObservationBlock";
+import { type ProviderHead, probeProvider, type ReadHead } from "./probeProvider";
 import type { RpcProvider } from "./providers";
-import { rpcBatch } from "./rpcBatch";
 
 export type PinObservationBlockParameters = {
   providers: readonly RpcProvider[];
@@ -9,9 +9,11 @@ export type PinObservationBlockParameters = {
   blockNumber?: number;
   now?: () => Date;
   timeoutMs?: number;
+  /** How a provider's head (or a block by tag) is read; the status page passes one shared for a second. */
+  readHead?: ReadHead;
 };
 
-type Head = { provider: RpcProvider; number: number; hash: `0x${string}` };
+type Head = Extract<ProviderHead, { available: true }>;
 
 /**
  * Pins one block before any state-bearing read: every provider is asked for its head; the pinned
@@ -26,6 +28,7 @@ export async function pinObservationBlock({
   blockNumber,
   now = () => new Date(),
   timeoutMs,
+  readHead = (provider, tag) => probeProvider(provider, tag, timeoutMs),
 }: PinObservationBlockParameters): Promise<ObservationBlock> {
   const retrievedAt = now().toISOString();
   const unpinned = (reason: string, sampled = 0): ObservationBlock => ({
@@ -45,15 +48,15 @@ export async function pinObservationBlock({
     originalRetrievalTime: retrievedAt,
   });
 
-  const heads = (await Promise.all(providers.map((p) => readBlock(p, "latest", timeoutMs)))).filter((h): h is Head => h !== null);
+  const heads = (await Promise.all(providers.map((p) => readHead(p)))).filter((h): h is Head => h.available);
   if (heads.length === 0) return unpinned("NO_PROVIDER_ANSWERED");
   if (blockNumber !== undefined && blockNumber > Math.max(...heads.map((h) => h.number))) {
     return unpinned("REQUESTED_BLOCK_NOT_YET_MINED", heads.length);
   }
   const pinned = blockNumber ?? Math.min(...heads.map((h) => h.number));
   const atPinned = (
-    await Promise.all(heads.map((h) => (h.number === pinned ? h : readBlock(h.provider, `0x${pinned.toString(16)}`, timeoutMs))))
-  ).filter((h): h is Head => h !== null);
+    await Promise.all(heads.map((h) => (h.number === pinned ? h : readHead(h.provider, `0x${pinned.toString(16)}`))))
+  ).filter((h): h is Head => h.available);
   if (atPinned.length === 0) return unpinned("NO_PROVIDER_ANSWERED", heads.length);
 
   const hashes = new Set(atPinned.map((h) => h.hash));
@@ -80,12 +83,4 @@ export async function pinObservationBlock({
   if (agreement >= 2 && agreement > publicConfigured / 2)
     return { ...base, trustLevel: "PUBLIC_QUORUM", evidenceGrade: true, reason: null };
   return { ...base, trustLevel: "UNVERIFIED", evidenceGrade: false, reason: "NO_PUBLIC_QUORUM" };
-}
-
-async function readBlock(provider: RpcProvider, tag: string, timeoutMs?: number): Promise<Head | null> {
-  const [outcome] = await rpcBatch(provider, [{ method: "eth_getBlockByNumber", params: [tag, false] }], timeoutMs);
-  if (!outcome?.ok) return null;
-  const block = outcome.result as { number?: string; hash?: string } | null;
-  if (!block?.number || !block.hash || !/^0x[0-9a-f]{64}$/i.test(block.hash)) return null;
-  return { provider, number: Number.parseInt(block.number, 16), hash: block.hash.toLowerCase() as `0x${string}` };
 }

@@ -1,26 +1,29 @@
-import type { ProviderProbe } from "../health/StatusReport";
 import type { RpcProvider } from "./providers";
+import { rpcBatch } from "./rpcBatch";
 
-/** Asks one provider for its head block within `timeoutMs`; a failure is a value, not a throw. */
-export async function probeProvider(provider: RpcProvider, timeoutMs = 2000): Promise<ProviderProbe> {
+/** One provider's latest block, or why it did not answer. */
+export type ProviderHead =
+  | { provider: RpcProvider; available: true; number: number; hash: `0x${string}`; latencyMs: number }
+  | { provider: RpcProvider; available: false; error: string; latencyMs: number };
+
+/** Reads a provider's head, or its block `tag`, as a value: a failure never throws. */
+export type ReadHead = (provider: RpcProvider, tag?: string) => Promise<ProviderHead>;
+
+/** Asks one provider for a block (its latest by default): number and hash, with the latency. */
+export async function probeProvider(provider: RpcProvider, tag = "latest", timeoutMs?: number): Promise<ProviderHead> {
   const started = performance.now();
-  const base = { name: provider.name, trusted: provider.trusted };
-  try {
-    const res = await fetch(provider.url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const body = (await res.json()) as { result?: string };
-    const latencyMs = Math.round(performance.now() - started);
-    if (!res.ok || typeof body.result !== "string") {
-      return { ...base, available: false, blockNumber: null, latencyMs, error: `HTTP ${res.status}` };
-    }
-    return { ...base, available: true, blockNumber: Number.parseInt(body.result, 16), latencyMs };
-  } catch (err) {
-    const latencyMs = Math.round(performance.now() - started);
-    const error = err instanceof Error && err.name === "TimeoutError" ? "timeout" : "unreachable";
-    return { ...base, available: false, blockNumber: null, latencyMs, error };
+  const [outcome] = await rpcBatch(provider, [{ method: "eth_getBlockByNumber", params: [tag, false] }], timeoutMs);
+  const latencyMs = Math.round(performance.now() - started);
+  if (!outcome?.ok) return { provider, available: false, error: outcome?.error ?? "no answer", latencyMs };
+  const block = outcome.result as { number?: string; hash?: string } | null;
+  if (!block?.number || !block.hash || !/^0x[0-9a-f]{64}$/i.test(block.hash)) {
+    return { provider, available: false, error: "malformed block", latencyMs };
   }
+  return {
+    provider,
+    available: true,
+    number: Number.parseInt(block.number, 16),
+    hash: block.hash.toLowerCase() as `0x${string}`,
+    latencyMs,
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TrustLevel } from "../chain/ObservationBlock";
 
 export const ProviderProbe = z.strictObject({
   name: z.string(),
@@ -27,7 +28,10 @@ export const StatusReport = z.strictObject({
   }),
   rpc: z.strictObject({
     available: z.boolean(),
-    trustLevel: z.enum(["TRUSTED_PRIMARY", "PUBLIC_QUORUM", "INSUFFICIENT"]),
+    /** The same rule and vocabulary as an audit's observation block. */
+    trustLevel: TrustLevel,
+    /** Why evidence grade is not reached now (NO_PUBLIC_QUORUM, PROVIDERS_DISAGREE_ON_BLOCK_HASH, NO_PROVIDER_ANSWERED), else null. */
+    reason: z.string().nullable(),
     providers: z.array(ProviderProbe),
   }),
   index: z.strictObject({

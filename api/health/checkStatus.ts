@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { Address } from "viem";
-import { probeProvider } from "../chain/probeProvider";
+import { pinObservationBlock } from "../chain/pinObservationBlock";
+import { type ProviderHead, probeProvider, type ReadHead } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import type { AppStore } from "../store/createAppStore";
-import type { Probe } from "./cacheProbes";
-import type { StatusReport } from "./StatusReport";
+import type { ProviderProbe, StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
   indexDb: IndexDb;
@@ -20,28 +20,30 @@ export type CheckStatusDeps = {
   /** The index is stale when it is more blocks than this behind the providers' head. */
   maxIndexLagBlocks: number;
   now?: () => Date;
-  /** How a provider is probed; default `probeProvider` (the status route shares it through `cacheProbes`). */
-  probe?: Probe;
+  /** How a provider's head is read; default `probeProvider` (the status route shares it through `shareHeadReads`). */
+  readHead?: ReadHead;
 };
 
 export const apiVersion = "2.2.0";
 
-/** Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both down. */
+/**
+ * Live state of persistence, RPC trust and the index; `UNAVAILABLE` when persistence and RPC are both
+ * down. RPC trust is judged by the rule audits pin their block by (`pinObservationBlock`): a trusted
+ * primary, or public providers agreeing on a block hash; anything less is UNVERIFIED.
+ */
 export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
   const now = deps.now ?? (() => new Date());
-  const probe = deps.probe ?? probeProvider;
-  const [probes, head, appStore] = await Promise.all([
-    Promise.all(deps.providers.map((p) => probe(p))),
+  const readHead = deps.readHead ?? probeProvider;
+  const [heads, pinned, head, appStore] = await Promise.all([
+    Promise.all(deps.providers.map((p) => readHead(p))),
+    pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now, readHead }),
     readIndexedHead(deps.indexDb, deps.chainId),
     probeAppStore(deps.appStore),
   ]);
-  const up = probes.filter((p) => p.available);
-  const trustLevel: StatusReport["rpc"]["trustLevel"] = up.some((p) => p.trusted)
-    ? "TRUSTED_PRIMARY"
-    : up.length >= 2
-      ? "PUBLIC_QUORUM"
-      : "INSUFFICIENT";
-  const chainHeadBlock = up.length > 0 ? Math.max(...up.map((p) => p.blockNumber ?? 0)) : null;
+  const probes = heads.map(toProbe);
+  const up = heads.flatMap((h) => (h.available ? [h] : []));
+  const { trustLevel } = pinned;
+  const chainHeadBlock = up.length > 0 ? Math.max(...up.map((h) => h.number)) : null;
   const lagBlocks = head.row && chainHeadBlock !== null ? Math.max(0, chainHeadBlock - Number(head.row.number)) : null;
   const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
   const rpcAvailable = up.length > 0;
@@ -49,7 +51,7 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
   const status =
     !rpcAvailable && !persistenceAvailable
       ? "UNAVAILABLE"
-      : rpcAvailable && head.available && appStore.available && !stale && trustLevel !== "INSUFFICIENT"
+      : rpcAvailable && head.available && appStore.available && !stale && pinned.evidenceGrade
         ? "OPERATIONAL"
         : "DEGRADED";
 
@@ -62,7 +64,7 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
       indexStore: { available: head.available, latencyMs: head.latencyMs, ...(head.error ? { error: head.error } : {}) },
       appStore,
     },
-    rpc: { available: rpcAvailable, trustLevel, providers: probes },
+    rpc: { available: rpcAvailable, trustLevel, reason: pinned.reason, providers: probes },
     index: {
       headBlock: head.row ? Number(head.row.number) : null,
       headBlockHash: head.row?.hash ?? null,
@@ -72,7 +74,7 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
       maxLagBlocks: deps.maxIndexLagBlocks,
       stale,
     },
-    verdictQuality: trustLevel === "INSUFFICIENT" ? "UNVERIFIED" : "EVIDENCE_GRADE",
+    verdictQuality: pinned.evidenceGrade ? "EVIDENCE_GRADE" : "UNVERIFIED",
     paymentSettlement: {
       payoutAddress: deps.payoutAddress,
       // A USDC purchase settles from the indexed payments (fresh index) into the app store.
@@ -102,4 +104,11 @@ async function readIndexedHead(db: IndexDb, chainId: number) {
   } catch {
     return { available: false, latencyMs: Math.round(performance.now() - started), row: null, error: "index store unreachable" };
   }
+}
+
+function toProbe(head: ProviderHead): ProviderProbe {
+  const base = { name: head.provider.name, trusted: head.provider.trusted, latencyMs: head.latencyMs };
+  return head.available
+    ? { ...base, available: true, blockNumber: head.number }
+    : { ...base, available: false, blockNumber: null, error: head.error };
 }

@@ -145,6 +145,40 @@ describe("GET /v1/status", () => {
     }
   });
 
+  test("behavior: the status judges RPC trust by the pinning rule: one public provider, or two that disagree, is UNVERIFIED", async () => {
+    const proxies = [await startRpcProxy(manifest.rpcUrl), await startRpcProxy(manifest.rpcUrl)];
+    try {
+      const ask = async (providers: { name: string; url: string; trusted: boolean }[]) => {
+        const app = createApp(
+          testAppDeps(manifest, indexDb, {
+            status: {
+              indexDb,
+              appStore: testAppStore(),
+              payoutAddress: manifest.payoutAddress,
+              providers,
+              chainId: 8453,
+              source: "devnet",
+              maxIndexLagBlocks: 5,
+            },
+          }),
+        );
+        return StatusReport.parse(await (await app.request("/v1/status")).json());
+      };
+      const publicOnes = proxies.map((p, i) => ({ name: `public-${i}`, url: p.url, trusted: false }));
+      const one = await ask(publicOnes.slice(0, 1));
+      expect(one.rpc).toMatchObject({ available: true, trustLevel: "UNVERIFIED", reason: "NO_PUBLIC_QUORUM" });
+      expect(one.verdictQuality).toBe("UNVERIFIED");
+      expect(one.status).toBe("DEGRADED");
+      expect((await ask(publicOnes)).rpc).toMatchObject({ trustLevel: "PUBLIC_QUORUM", reason: null });
+      await proxies[1]?.setMode("alter-hash");
+      const split = await ask(publicOnes);
+      expect(split.rpc).toMatchObject({ trustLevel: "UNVERIFIED", reason: "PROVIDERS_DISAGREE_ON_BLOCK_HASH" });
+      expect(split.verdictQuality).toBe("UNVERIFIED");
+    } finally {
+      await Promise.all(proxies.map((p) => p.stop()));
+    }
+  });
+
   test("behavior: RPC down but the index readable is DEGRADED (200)", async () => {
     const deadUrl = `http://127.0.0.1:${await freePort()}`;
     const res = await statusApp(indexDb, deadUrl).request("/v1/status");
