@@ -6,6 +6,7 @@ import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits } from "./access/createRateLimits";
 import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
+import { createObservationCache } from "./capability/createObservationCache";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { loadConfig } from "./config";
@@ -37,7 +38,12 @@ export function createServerApp(indexDb: IndexDb) {
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
     },
-    capability: { providers, chainId: baseChainId, samples: demoSamples(config.demoAuditAddresses, manifest) },
+    capability: {
+      providers,
+      chainId: baseChainId,
+      samples: demoSamples(config.demoAuditAddresses, manifest),
+      observationCache: createObservationCache(),
+    },
     access: createAccessDeps({
       store: appStore,
       pepper: resolveApiKeyPepper({

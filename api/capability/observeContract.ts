@@ -1,13 +1,16 @@
 import type { Address, Hex } from "viem";
+import { combineRpcObservations } from "../chain/combineRpcObservations";
 import { createPinnedReader, type PinnedReader } from "../chain/createPinnedReader";
 import type { ObservationBlock, RpcObservation } from "../chain/ObservationBlock";
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { analyseContract, type DissectedCode } from "./analyseContract";
+import type { ObservationCache } from "./createObservationCache";
 import type { Resolution } from "./Resolution";
 
 export type ContractObservation = {
   block: ObservationBlock;
+  /** This request's reader at the pinned block, for reads of its own (the preflight's eth_call). */
   reader: PinnedReader;
   resolution: Resolution;
   /** Every piece of code on the resolution path (and each Diamond facet) within the observation limits, dissected. */
@@ -21,6 +24,8 @@ export type ObserveContractParameters = {
   address: Address;
   selector?: Hex;
   blockNumber?: number;
+  /** Shares observations between requests at the same pinned block; absent, every call observes afresh. */
+  observationCache?: ObservationCache;
 };
 
 /** Why no observation could be made at all: the caller answers 503 (or 400 for a future block). */
@@ -32,7 +37,8 @@ export type ObservationFailure = {
 
 /**
  * Pins one block, then resolves `address` through its proxies at that block and dissects every code on
- * the way: the common core of audit, score and preflight.
+ * the way (or reuses that analysis from `observationCache` for the same block hash): the common core of
+ * audit, score and preflight.
  */
 export async function observeContract(
   params: ObserveContractParameters,
@@ -45,10 +51,23 @@ export async function observeContract(
       block,
     };
   }
-  const reader = createPinnedReader(block, params.providers);
-  const { resolution, dissected } = await analyseContract(reader, params.address, params.selector);
+  const analyse = () => analyseContract(createPinnedReader(block, params.providers), params.address, params.selector);
+  const { analysis, reused } = params.observationCache
+    ? await params.observationCache.observe({ block, address: params.address, selector: params.selector }, analyse)
+    : { analysis: await analyse(), reused: false };
+  const { resolution, dissected, reads } = analysis;
   if (resolution.status === "INCOMPLETE" && resolution.reason.startsWith("READ_FAILED") && resolution.nodes.length === 0) {
     return { ok: false, reason: "READ_FAILED", block };
   }
-  return { ok: true, observation: { block, reader, resolution, dissected, rpcObservation: () => reader.observation() } };
+  const reader = createPinnedReader(block, params.providers);
+  return {
+    ok: true,
+    observation: {
+      block,
+      reader,
+      resolution,
+      dissected,
+      rpcObservation: () => combineRpcObservations(reads, reader.observation(), reused),
+    },
+  };
 }
