@@ -2,7 +2,15 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 
 export type RpcProxyMode = "pass" | "down" | "alter-hash";
-export type RpcProxy = { url: string; setMode(mode: RpcProxyMode): Promise<void>; stop(): Promise<void> };
+export type RpcProxy = {
+  url: string;
+  setMode(mode: RpcProxyMode): Promise<void>;
+  /** Makes "latest" mean `block` for block reads through the proxy (a head that stays); null lets it go. */
+  holdHead(block: number | null): Promise<void>;
+  /** How many requests of each JSON-RPC method the proxy forwarded so far. */
+  counts(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+};
 
 const root = resolve(import.meta.dirname, "..", "..");
 
@@ -27,6 +35,12 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass")
     url,
     async setMode(next) {
       await fetch(`${url}/__mode`, { method: "POST", body: JSON.stringify({ mode: next }) });
+    },
+    async holdHead(block) {
+      await fetch(`${url}/__hold`, { method: "POST", body: JSON.stringify({ block }) });
+    },
+    async counts() {
+      return (await (await fetch(`${url}/__counts`)).json()) as Record<string, number>;
     },
     stop: () =>
       new Promise((done) => {
