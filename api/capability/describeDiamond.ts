@@ -59,11 +59,13 @@ export async function describeDiamond({
   const limitReasons: string[] = [];
   if (facetsLeftOut) {
     limitReasons.push(
-      `DIAMOND_FACET_LIMIT: the loupe lists more than ${limits.diamondFacets} distinct facets; the code of ${described.length} was read`,
+      `DIAMOND_FACET_LIMIT: the loupe lists more than ${limits.diamondFacets} distinct facets; ${described.length} were read`,
     );
   }
   if (loupe.selectorsLeftOut) {
-    limitReasons.push(`DIAMOND_SELECTOR_LIMIT: the loupe lists more than ${limits.loupeSelectors} selectors; the first ones were taken`);
+    limitReasons.push(
+      `DIAMOND_SELECTOR_LIMIT: the loupe lists more than ${limits.loupeSelectors} selectors; ${limits.loupeSelectors} were taken`,
+    );
   }
   return {
     diamond: {
