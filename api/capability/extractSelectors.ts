@@ -34,7 +34,7 @@ const maxVisits = 4;
  * Stack entries a branch takes with it (the top ones; deeper ones read as unknown). The deepest stack at a
  * branch in the 261 corpus contracts is 14 entries; the cap keeps the walk linear in the code size: without
  * it, code that fills the stack before a chain of JUMPIs costs a 1024-entry copy per JUMPI (measured: 98 ms
- * for 24 KiB of such code, 3-7 ms with the cap).
+ * for 24 KiB of such code, 3-8 ms with the cap).
  */
 const maxBranchStack = 64;
 

@@ -14,10 +14,10 @@ export type ObservationLimits = {
 };
 
 /**
- * The limits every observation runs under. 256 facets and 4,096 selectors are an order of magnitude above
+ * The limits every observation runs under. 256 facets and 4,096 selectors are well above
  * the Diamonds we know (tens of facets, hundreds of selectors). 4 MiB is 170 codes of Base's maximum size
  * (24,576 bytes, EIP-170), while 256 such facets would be 6 MiB: it caps the CPU of a crafted Diamond at
- * about 170 worst-case dissections (3-7 ms each measured on 2 busy cores) and the answer's size with it.
+ * about 170 worst-case dissections (3-8 ms each measured on 2 busy cores) and the answer's size with it.
  */
 export const observationLimits: ObservationLimits = {
   diamondFacets: 256,
