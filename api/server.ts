@@ -6,6 +6,7 @@ import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits } from "./access/createRateLimits";
 import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
+import { createObservationCache } from "./capability/createObservationCache";
 import { demoSamples } from "./capability/demoSamples";
 import { resolveProviders } from "./chain/providers";
 import { type Config, loadConfig } from "./config";
@@ -36,7 +37,12 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
     },
-    capability: { providers, chainId: baseChainId, samples: demoSamples(config.demoAuditAddresses, manifest) },
+    capability: {
+      providers,
+      chainId: baseChainId,
+      samples: demoSamples(config.demoAuditAddresses, manifest),
+      observationCache: createObservationCache(),
+    },
     access: createAccessDeps({
       store: appStore,
       origins: config.origins,

@@ -2,12 +2,18 @@ import type { Address } from "viem";
 import type { RpcProvider } from "../chain/providers";
 import { type Result, success } from "../errors";
 import type { AuditResponse, ScoreResponse } from "./AuditResponse";
+import type { ObservationCache } from "./createObservationCache";
 import { observationLimitations } from "./limitations";
 import { observationRefusal } from "./observationRefusal";
 import { type ContractObservation, observeContract } from "./observeContract";
 import { type CapabilityScore, scoreCapabilities } from "./scoreCapabilities";
 
-export type AuditContractDeps = { providers: readonly RpcProvider[]; chainId: number };
+export type AuditContractDeps = {
+  providers: readonly RpcProvider[];
+  chainId: number;
+  /** Shares observations between requests at the same pinned block; absent, every request observes afresh. */
+  observationCache?: ObservationCache;
+};
 
 /** Observes `address` at a pinned block and shapes the AuditResponse; no pinned block is DATA_SOURCE_UNAVAILABLE. */
 export async function auditContract(deps: AuditContractDeps, address: Address): Promise<Result<AuditResponse>> {

@@ -1,21 +1,19 @@
 import type { Address, Hex } from "viem";
+import { combineRpcObservations } from "../chain/combineRpcObservations";
 import { createPinnedReader, type PinnedReader } from "../chain/createPinnedReader";
 import type { ObservationBlock, RpcObservation } from "../chain/ObservationBlock";
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
-import type { ExecutionRole } from "./AuditResponse";
-import type { Dissection } from "./Dissection";
-import { dissectBytecode } from "./dissectBytecode";
+import { analyseContract, type DissectedCode } from "./analyseContract";
+import type { ObservationCache } from "./createObservationCache";
 import type { Resolution } from "./Resolution";
-import { resolveProxy } from "./resolveProxy";
-
-export type DissectedCode = { address: Address; role: ExecutionRole; dissection: Dissection };
 
 export type ContractObservation = {
   block: ObservationBlock;
+  /** This request's reader at the pinned block, for reads of its own (the preflight's eth_call). */
   reader: PinnedReader;
   resolution: Resolution;
-  /** Every piece of code on the resolution path (and each Diamond facet), dissected. */
+  /** Every piece of code on the resolution path (and each Diamond facet) within the observation limits, dissected. */
   dissected: DissectedCode[];
   rpcObservation: () => RpcObservation;
 };
@@ -26,6 +24,8 @@ export type ObserveContractParameters = {
   address: Address;
   selector?: Hex;
   blockNumber?: number;
+  /** Shares observations between requests at the same pinned block; absent, every call observes afresh. */
+  observationCache?: ObservationCache;
 };
 
 /** Why no observation could be made at all: the caller answers 503 (or 400 for a future block). */
@@ -36,8 +36,9 @@ export type ObservationFailure = {
 };
 
 /**
- * Pins one block, resolves `address` through its proxies at that block, and dissects every code on the
- * way, reusing the bytes the resolution already read: the common core of audit, score and preflight.
+ * Pins one block, then resolves `address` through its proxies at that block and dissects every code on
+ * the way (or reuses that analysis from `observationCache` for the same block hash): the common core of
+ * audit, score and preflight.
  */
 export async function observeContract(
   params: ObserveContractParameters,
@@ -50,28 +51,23 @@ export async function observeContract(
       block,
     };
   }
-  const reader = createPinnedReader(block, params.providers);
-  const { resolution, codes } = await resolveProxy({ reader, address: params.address, selector: params.selector });
+  const analyse = () => analyseContract(createPinnedReader(block, params.providers), params.address, params.selector);
+  const { analysis, reused } = params.observationCache
+    ? await params.observationCache.observe({ block, address: params.address, selector: params.selector }, analyse)
+    : { analysis: await analyse(), reused: false };
+  const { resolution, dissected, reads } = analysis;
   if (resolution.status === "INCOMPLETE" && resolution.reason.startsWith("READ_FAILED") && resolution.nodes.length === 0) {
     return { ok: false, reason: "READ_FAILED", block };
   }
-
-  const roles = new Map<string, ExecutionRole>();
-  for (const [i, node] of resolution.nodes.entries()) roles.set(node.address.toLowerCase(), i === 0 ? "SURFACE_TARGET" : "IMPLEMENTATION");
-  for (const hop of resolution.path) {
-    if (hop.via === "EIP7702_DELEGATION_DESIGNATOR") roles.set(hop.to.toLowerCase(), "DELEGATE");
-    if (hop.via === "EIP1967_BEACON_SLOT" || hop.via === "IMMUTABLE_BEACON_ADDRESS") roles.set(hop.to.toLowerCase(), "BEACON");
-  }
-  for (const facet of resolution.diamond?.facets ?? []) {
-    roles.set(facet.address.toLowerCase(), resolution.facet === facet.address ? "SELECTED_DIAMOND_FACET" : "DIAMOND_FACET");
-  }
-
-  const dissected: DissectedCode[] = [];
-  for (const [address, role] of roles) {
-    const code = codes.get(address);
-    if (code === undefined) continue;
-    const node = [...resolution.nodes, ...(resolution.diamond?.facets ?? [])].find((n) => n.address.toLowerCase() === address);
-    dissected.push({ address: node?.address ?? (address as Address), role, dissection: dissectBytecode(code) });
-  }
-  return { ok: true, observation: { block, reader, resolution, dissected, rpcObservation: () => reader.observation() } };
+  const reader = createPinnedReader(block, params.providers);
+  return {
+    ok: true,
+    observation: {
+      block,
+      reader,
+      resolution,
+      dissected,
+      rpcObservation: () => combineRpcObservations(reads, reader.observation(), reused),
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import type { Hex } from "viem";
 import { z } from "zod";
 import { baseChainId } from "../../base/baseChain";
-import type { RpcProvider } from "../chain/providers";
 import { failure, type Result, success } from "../errors";
 import { AddressParam } from "../http/params";
+import type { AuditContractDeps } from "./auditContract";
 import { observationLimitations, simulationLimitation } from "./limitations";
 import { observationRefusal } from "./observationRefusal";
 import { type ContractObservation, observeContract } from "./observeContract";
@@ -29,7 +29,7 @@ export const TransactionPreflightRequest = z.strictObject({
 });
 export type TransactionPreflightRequest = z.infer<typeof TransactionPreflightRequest>;
 
-export type PreflightDeps = { providers: readonly RpcProvider[]; chainId: number };
+export type PreflightDeps = AuditContractDeps;
 
 /**
  * Preflight evidence for one transaction: pins a block (the requested one or the providers' common

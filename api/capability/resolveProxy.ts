@@ -1,19 +1,14 @@
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  hexToBytes,
-  isAddressEqual,
-  zeroAddress,
-} from "viem";
+import { type Address, bytesToHex, encodeFunctionData, getAddress, type Hex, hexToBytes, isAddressEqual, zeroAddress } from "viem";
 import { DiamondLoupeAbi, diamondLoupeInterfaceId } from "../../abis/DiamondLoupeAbi";
 import { ProxyProbeAbi } from "../../abis/ProxyProbeAbi";
 import type { PinnedRead, PinnedReader, PinnedReadResult } from "../chain/createPinnedReader";
-import { bytecodeHash } from "./bytecodeHash";
+import { budgetBytecode } from "./budgetBytecode";
+import { codeNode } from "./codeNode";
+import { type DecodeLoupeFacetsReturnType, decodeLoupeFacets } from "./decodeLoupeFacets";
+import { describeDiamond } from "./describeDiamond";
 import { disassemble } from "./disassemble";
 import { knownProxySlots } from "./knownProxySlots";
+import { type ObservationLimits, observationLimits } from "./observationLimits";
 import { parseDelegationDesignator } from "./parseDelegationDesignator";
 import { parseMinimalProxy } from "./parseMinimalProxy";
 import type { CodeNode, DiamondResolution, PathHop, ProxyType, Resolution, ResolutionStatus, Via } from "./Resolution";
@@ -24,9 +19,14 @@ export type ResolveProxyParameters = {
   /** The selector a transaction would call; picks the Diamond facet. */
   selector?: Hex;
   maxDepth?: number;
+  /** Bounds on facets, selectors and dissected bytes; default `observationLimits`. */
+  limits?: ObservationLimits;
 };
 
-/** The resolution, and every runtime code it read (by lowercase address), for dissection without refetching. */
+/**
+ * The resolution, and the runtime codes to dissect (by lowercase address, in reading order: path first,
+ * the selected facet next), within `limits.dissectedBytecodeBytes`, so nothing is fetched twice.
+ */
 export type ResolveProxyReturnType = { resolution: Resolution; codes: Map<string, Hex> };
 
 const slot = (name: (typeof knownProxySlots)[number]["name"]) => {
@@ -51,13 +51,16 @@ const callData = {
   supportsLoupe: encodeFunctionData({ abi: DiamondLoupeAbi, functionName: "supportsInterface", args: [diamondLoupeInterfaceId] }),
 };
 
+/** Embedded addresses asked for `implementation()` when a delegating contract has no proxy slot. */
+const maxImmutableBeaconCandidates = 8;
+
 /** What one batch learns about one address: its code, the proxy slots, and the self-describing calls. */
 type HopFacts = {
   code: PinnedReadResult;
   slots: (Address | null)[];
   masterCopy: Address | null;
   proxiableUUID: Hex | null;
-  facets: { facetAddress: Address; functionSelectors: readonly Hex[] }[] | null;
+  loupe: DecodeLoupeFacetsReturnType | null;
   facetAddress: Address | null;
   facetAddressFailed: boolean;
   supportsLoupe: boolean;
@@ -68,11 +71,18 @@ type HopFacts = {
  * designators, EIP-1167 clones (any PUSH width), EIP-1967 implementation and beacon slots, immutable
  * beacons, EIP-1822, the zeppelinos legacy slot, Safe singletons and EIP-2535 Diamonds (via the loupe).
  * Each hop costs one batched round trip. A path that cannot be followed to the end says why
- * (`status: "INCOMPLETE"`), never hides it.
+ * (`status: "INCOMPLETE"`), never hides it; so does an observation cut short by `limits`.
  */
-export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: ResolveProxyParameters): Promise<ResolveProxyReturnType> {
+export async function resolveProxy({
+  reader,
+  address,
+  selector,
+  maxDepth = 5,
+  limits = observationLimits,
+}: ResolveProxyParameters): Promise<ResolveProxyReturnType> {
   const blockTag = reader.block.blockTag ?? "";
-  const codes = new Map<string, Hex>();
+  const read = new Map<string, Hex>();
+  const limitReasons: string[] = [];
   const nodes: CodeNode[] = [];
   const path: PathHop[] = [];
   const proxyTypes: ProxyType[] = [];
@@ -81,32 +91,43 @@ export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: 
   let facet: Address | null = null;
   let current = getAddress(address);
 
-  const finish = (status: ResolutionStatus, reason: string, executionTarget: Address): ResolveProxyReturnType => ({
-    resolution: {
-      status,
-      resolutionComplete: status !== "INCOMPLETE",
-      proxyType: proxyTypes[0] ?? "NONE",
-      proxyTypes: proxyTypes.length > 0 ? proxyTypes : ["NONE"],
-      reason,
-      path,
-      nodes,
-      diamond,
-      executionTarget,
-      implementation,
-      facet,
-    },
-    codes,
-  });
+  const finish = (status: ResolutionStatus, reason: string, executionTarget: Address): ResolveProxyReturnType => {
+    const budget = budgetBytecode(read, limits.dissectedBytecodeBytes);
+    if (budget.leftOutCount > 0) {
+      limitReasons.push(
+        `BYTECODE_BUDGET_EXCEEDED: ${budget.leftOutCount} codes (${budget.leftOutBytes} bytes) past the ` +
+          `${limits.dissectedBytecodeBytes}-byte budget were not dissected`,
+      );
+    }
+    // A limit reached turns a complete resolution incomplete, its code first; any other reason stays first.
+    const limited = status === "COMPLETE" && limitReasons.length > 0;
+    return {
+      resolution: {
+        status: limited ? "INCOMPLETE" : status,
+        resolutionComplete: !limited && status !== "INCOMPLETE",
+        proxyType: proxyTypes[0] ?? "NONE",
+        proxyTypes: proxyTypes.length > 0 ? proxyTypes : ["NONE"],
+        reason: (limited ? [...limitReasons, reason] : [reason, ...limitReasons]).join("; "),
+        path,
+        nodes,
+        diamond,
+        executionTarget,
+        implementation,
+        facet,
+      },
+      codes: budget.codes,
+    };
+  };
   const hop = (to: Address, via: Via) => {
     path.push({ from: current, to, via, blockTag });
   };
 
   for (let depth = 0; depth <= maxDepth; depth++) {
     if (depth === maxDepth) return finish("INCOMPLETE", `MAX_DEPTH_REACHED: stopped after ${maxDepth} hops at ${current}`, current);
-    const facts = await readHop(reader, current, selector);
+    const facts = await readHop(reader, current, selector, limits);
     if (!facts.code.ok) return finish("INCOMPLETE", `READ_FAILED: eth_getCode of ${current} failed (${facts.code.error})`, current);
     const code = facts.code.value;
-    codes.set(current.toLowerCase(), code);
+    read.set(current.toLowerCase(), code);
     const bytes = hexToBytes(code);
     nodes.push(codeNode(current, bytes));
     const previous = proxyTypes.at(-1);
@@ -121,7 +142,9 @@ export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: 
     if (next.kind === "terminal") {
       if (next.diamond) {
         proxyTypes.push("EIP2535_DIAMOND");
-        diamond = await describeDiamond(reader, next.diamond, facts, selector, codes);
+        const described = await describeDiamond({ reader, loupe: next.diamond, loupeAnswers: facts, selector, read, limits });
+        diamond = described.diamond;
+        limitReasons.push(...described.limitReasons);
         if (selector && diamond.selectedFacet) {
           facet = diamond.selectedFacet;
           hop(facet, "EIP2535_FACETS_SELECTOR");
@@ -154,10 +177,10 @@ export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: 
     if (next.beacon) {
       hop(next.beacon, next.via);
       current = next.beacon;
-      if (!codes.has(current.toLowerCase())) {
+      if (!read.has(current.toLowerCase())) {
         const [beaconCode] = await reader.read([{ kind: "code", address: current }]);
         if (beaconCode?.ok) {
-          codes.set(current.toLowerCase(), beaconCode.value);
+          read.set(current.toLowerCase(), beaconCode.value);
           nodes.push(codeNode(current, hexToBytes(beaconCode.value)));
         }
       }
@@ -176,14 +199,14 @@ export async function resolveProxy({ reader, address, selector, maxDepth = 5 }: 
 
 type NextHop =
   | { kind: "hop"; type: ProxyType; via: Via; to: Address; beacon?: Address }
-  | { kind: "terminal"; diamond?: HopFacts["facets"]; unresolvedDelegatecall?: boolean };
+  | { kind: "terminal"; diamond?: DecodeLoupeFacetsReturnType; unresolvedDelegatecall?: boolean };
 
 async function classifyHop(reader: PinnedReader, address: Address, bytes: Uint8Array, facts: HopFacts): Promise<NextHop> {
   const delegate = parseDelegationDesignator(bytes);
   if (delegate) return { kind: "hop", type: "EIP7702_DELEGATED_ACCOUNT", via: "EIP7702_DELEGATION_DESIGNATOR", to: delegate };
   const clone = parseMinimalProxy(bytes);
   if (clone) return { kind: "hop", type: "EIP1167_CLONE", via: "EIP1167_EMBEDDED_ADDRESS", to: clone.implementation };
-  if (facts.facets && facts.facets.length > 0) return { kind: "terminal", diamond: facts.facets };
+  if (facts.loupe && facts.loupe.facets.length > 0) return { kind: "terminal", diamond: facts.loupe };
 
   const [impl1967, beacon1967, admin1967, impl1822, implZeppelinos, slot0] = facts.slots;
   if (impl1967)
@@ -201,9 +224,7 @@ async function classifyHop(reader: PinnedReader, address: Address, bytes: Uint8A
   const disassembly = disassemble(bytes);
   if ((disassembly.opcodeCounts[0xf4] ?? 0) === 0) return { kind: "terminal" };
   // A delegating contract with no proxy slot: an immutable beacon is one of its embedded addresses.
-  const candidates = embeddedAddresses(bytes)
-    .filter((a) => !isAddressEqual(a, address))
-    .slice(0, 8);
+  const candidates = embeddedAddresses(bytes, address, maxImmutableBeaconCandidates);
   const answers = await reader.read(candidates.map((to): PinnedRead => ({ kind: "call", to, data: callData.implementation })));
   for (const [i, candidate] of candidates.entries()) {
     const answer = answers[i];
@@ -213,7 +234,7 @@ async function classifyHop(reader: PinnedReader, address: Address, bytes: Uint8A
   return { kind: "terminal", unresolvedDelegatecall: true };
 }
 
-async function readHop(reader: PinnedReader, address: Address, selector: Hex | undefined): Promise<HopFacts> {
+async function readHop(reader: PinnedReader, address: Address, selector: Hex | undefined, limits: ObservationLimits): Promise<HopFacts> {
   const reads: PinnedRead[] = [
     { kind: "code", address },
     ...hopSlots.map((s): PinnedRead => ({ kind: "storage", address, slot: s })),
@@ -238,56 +259,18 @@ async function readHop(reader: PinnedReader, address: Address, selector: Hex | u
     slots: slotResults.map((r) => (r?.ok ? wordToAddress(r.value) : null)),
     masterCopy: masterCopy?.ok ? wordToAddress(masterCopy.value) : null,
     proxiableUUID: proxiableUUID?.ok && proxiableUUID.value.length === 66 ? proxiableUUID.value : null,
-    facets: facets?.ok ? decodeFacets(facets.value) : null,
+    loupe: facets?.ok
+      ? decodeLoupeFacets({ data: facets.value, maxFacets: limits.diamondFacets, maxSelectors: limits.loupeSelectors })
+      : null,
     facetAddress: facetAddress?.ok ? wordToAddress(facetAddress.value) : null,
     facetAddressFailed: selector !== undefined && !facetAddress?.ok,
     supportsLoupe: supportsLoupe?.ok === true && supportsLoupe.value.length === 66 && BigInt(supportsLoupe.value) === 1n,
   };
 }
 
-async function describeDiamond(
-  reader: PinnedReader,
-  facets: NonNullable<HopFacts["facets"]>,
-  facts: HopFacts,
-  selector: Hex | undefined,
-  codes: Map<string, Hex>,
-): Promise<DiamondResolution> {
-  const addresses = facets.map((f) => f.facetAddress);
-  const facetCodes = await reader.read(addresses.map((address): PinnedRead => ({ kind: "code", address })));
-  const described = facets.map((f, i) => {
-    const result = facetCodes[i];
-    if (result?.ok) codes.set(f.facetAddress.toLowerCase(), result.value);
-    const node = result?.ok ? codeNode(f.facetAddress, hexToBytes(result.value)) : unavailableNode(f.facetAddress);
-    return { ...node, selectors: f.functionSelectors.map((s) => s.toLowerCase()) };
-  });
-  const wanted = selector?.toLowerCase();
-  const fromList = wanted ? (described.find((f) => f.selectors.includes(wanted))?.address ?? null) : null;
-  const fromLoupe = facts.facetAddress && !isAddressEqual(facts.facetAddress, zeroAddress) ? facts.facetAddress : null;
-  return {
-    supportsInterface: facts.supportsLoupe,
-    usedFacetsFallback: wanted !== undefined && facts.facetAddressFailed && fromList !== null,
-    facetCount: described.length,
-    selectorCount: described.reduce((n, f) => n + f.selectors.length, 0),
-    selector: wanted ?? null,
-    selectedFacet: fromLoupe ?? fromList,
-    facets: described,
-  };
-}
-
 async function beaconImplementation(reader: PinnedReader, beacon: Address): Promise<Address | null> {
   const [result] = await reader.read([{ kind: "call", to: beacon, data: callData.implementation }]);
   return result?.ok ? wordToAddress(result.value) : null;
-}
-
-function decodeFacets(data: Hex): HopFacts["facets"] {
-  try {
-    return decodeFunctionResult({ abi: DiamondLoupeAbi, functionName: "facets", data }).map((f) => ({
-      facetAddress: getAddress(f.facetAddress),
-      functionSelectors: f.functionSelectors,
-    }));
-  } catch {
-    return null;
-  }
 }
 
 /** A 32-byte word holding an address (upper 12 bytes zero), or null for zero or anything else. */
@@ -298,36 +281,25 @@ function wordToAddress(word: Hex): Address | null {
 }
 
 /**
- * Addresses embedded in real instructions: PUSH20 operands, and PUSH32 operands whose upper 12 bytes are
- * zero (solc places immutables as PUSH32).
+ * The first `max` distinct addresses other than `self` embedded in real instructions: PUSH20 operands, and
+ * PUSH32 operands whose upper 12 bytes are zero (solc places immutables as PUSH32). One pass, stopping early.
  */
-function embeddedAddresses(bytes: Uint8Array): Address[] {
+function embeddedAddresses(bytes: Uint8Array, self: Address, max: number): Address[] {
+  const seen = new Set<string>([self.toLowerCase()]);
   const found: Address[] = [];
-  for (let pc = 0; pc < bytes.length; pc++) {
+  for (let pc = 0; pc < bytes.length && found.length < max; pc++) {
     const op = bytes[pc] as number;
     const width = op === 0x73 ? 20 : op === 0x7f && bytes.subarray(pc + 1, pc + 13).every((b) => b === 0) ? 20 : 0;
     const start = op === 0x7f ? pc + 13 : pc + 1;
     if (width > 0 && start + width <= bytes.length) {
-      let hex = "0x";
-      for (let i = start; i < start + width; i++) hex += (bytes[i] as number).toString(16).padStart(2, "0");
-      const address = getAddress(hex);
+      const hex = bytesToHex(bytes.subarray(start, start + width));
       // Small numbers (amounts, precompiles) are constants, not addresses: real ones use the top 8 bytes.
-      if (BigInt(address) >= 1n << 96n && !found.some((a) => isAddressEqual(a, address))) found.push(address);
+      if (BigInt(hex) >= 1n << 96n && !seen.has(hex)) {
+        seen.add(hex);
+        found.push(getAddress(hex));
+      }
     }
     if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
   }
   return found;
-}
-
-function codeNode(address: Address, bytes: Uint8Array): CodeNode {
-  return {
-    address,
-    bytecodeAvailable: bytes.length > 0,
-    bytecodeSizeBytes: bytes.length,
-    runtimeBytecodeHash: bytes.length > 0 ? bytecodeHash(bytes) : null,
-  };
-}
-
-function unavailableNode(address: Address): CodeNode {
-  return { address, bytecodeAvailable: false, bytecodeSizeBytes: 0, runtimeBytecodeHash: null };
 }

@@ -48,5 +48,10 @@ export const RpcObservation = z.strictObject({
   calls: z.array(RecordedCall),
   /** HTTP round trips spent on state-bearing reads (batches). */
   roundTrips: z.int().nonnegative(),
+  /**
+   * True when this answer reuses the observation an earlier request made at the same pinned block hash (same
+   * provider, address and selector): `calls` then lists the reads that made it, then this request's own.
+   */
+  observationReused: z.boolean(),
 });
 export type RpcObservation = z.infer<typeof RpcObservation>;

@@ -66,6 +66,7 @@ export function createPinnedReader(block: ObservationBlock, providers: readonly 
       failures: [...failures],
       calls: [...calls],
       roundTrips,
+      observationReused: false,
     }),
   };
 }

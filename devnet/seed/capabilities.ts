@@ -7,6 +7,9 @@
  *   supportsInterface, and ERC-173 owner/transferOwnership.
  * - diamondMintFacet: privileged mint(address,uint256) plus transfer/balanceOf/totalSupply (1M minted).
  * - diamondPauseFacet / diamondFeeFacet: pause/unpause/paused and the owner's transfer-fee setter.
+ * - fanoutDiamond / wideFacetDiamond / heavyFacetDiamond: loupes (CapFanoutDiamond) answering beyond the
+ *   service's observation limits: 300 distinct facets (listed 333 times), one facet with 20,000 selectors,
+ *   and 180 distinct facets each holding code of Base's maximum size (see `fanoutDiamonds`).
  * - transparentProxy, transparentProxyImplementation, transparentProxyAdmin: EIP-1967 transparent proxy,
  *   its logic (CapCounterLogic) and the admin contract (CapProxyAdmin) in its admin slot.
  * - uupsProxy, uupsImplementation: ERC-1967 proxy whose logic carries proxiableUUID/upgradeToAndCall.
@@ -55,6 +58,24 @@ export const diamondFacets = {
   diamondFeeFacet: "DiamondFeeFacet",
 } as const;
 
+/**
+ * Diamonds whose loupes answer with more than the service observes, by manifest name: how many `facets()`
+ * entries (every tenth repeats an earlier facet), selectors per entry, and the real facets listed (the last
+ * one as the last distinct facet). Every other facet is an address with no code, except on
+ * heavyFacetDiamond, where each holds `maxRuntimeCodeBytes` of code.
+ */
+export const fanoutDiamonds = {
+  /** 300 distinct facets: the mint and fee facets first, the pause facet 300th. */
+  fanoutDiamond: { entries: 333, selectorsPerEntry: 2, realFacets: ["diamondMintFacet", "diamondFeeFacet", "diamondPauseFacet"] },
+  /** The mint facet alone, listing 20,000 selectors. */
+  wideFacetDiamond: { entries: 1, selectorsPerEntry: 20_000, realFacets: ["diamondMintFacet"] },
+  /** 180 distinct facets of maximum-size code: 4,423,680 bytes in all. */
+  heavyFacetDiamond: { entries: 200, selectorsPerEntry: 1, realFacets: [] },
+} as const;
+
+/** Base's runtime code size limit (EIP-170). */
+export const maxRuntimeCodeBytes = 24_576;
+
 /** Where the short-PUSH clone's implementation is placed: four leading zero bytes make it a PUSH16. */
 export const shortPushImplementationAddress = getAddress("0x00000000c10e1167c10e1167c10e1167c10e1167");
 
@@ -82,6 +103,7 @@ export async function seedCapabilityFixtures(
 ): Promise<{ contracts: Record<string, Address> }> {
   const owner = ctx.client.account.address;
   const diamond = await seedDiamond(ctx, owner);
+  const fanout = await seedFanoutDiamonds(ctx, diamond);
   const proxies = await seedProxies(ctx, owner);
   const clones = await seedClones(ctx, owner);
   const opcodes = await seedOpcodeFixtures(ctx, proxies.transparentProxyImplementation);
@@ -94,6 +116,7 @@ export async function seedCapabilityFixtures(
   return {
     contracts: {
       ...diamond,
+      ...fanout,
       ...proxies,
       ...clones,
       ...opcodes,
@@ -119,6 +142,30 @@ async function seedDiamond(ctx: SeedContext, owner: Address): Promise<Record<str
   await send(ctx, { address: diamond, abi: abiOf(ctx, "DiamondCutFacet"), functionName: "diamondCut", args: [cuts, zeroAddress, "0x"] });
   await send(ctx, { address: diamond, abi: abiOf(ctx, "DiamondMintFacet"), functionName: "mint", args: [owner, parseEther("1000000")] });
   return { diamond, ...facets };
+}
+
+/** Deploys `fanoutDiamonds` with the named real facets; on heavyFacetDiamond, places maximum-size code at every facet. */
+async function seedFanoutDiamonds(ctx: SeedContext, facets: Record<string, Address>): Promise<Record<string, Address>> {
+  const deployed: Record<string, Address> = {};
+  for (const [name, { entries, selectorsPerEntry, realFacets }] of Object.entries(fanoutDiamonds)) {
+    const real = realFacets.map((facet: string) => facets[facet] as Address);
+    deployed[name] = await deployFixture(ctx, "CapFanoutDiamond", [real, BigInt(entries), BigInt(selectorsPerEntry)]);
+  }
+  const heavy = deployed.heavyFacetDiamond as Address;
+  const addresses = (await ctx.client.readContract({
+    address: heavy,
+    abi: abiOf(ctx, "CapFanoutDiamond"),
+    functionName: "facetAddresses",
+  })) as Address[];
+  const bytecode = maxSizeCode(artifactOf(ctx.artifacts, "FiatTokenV2").deployedBytecode);
+  for (const address of addresses) await ctx.client.setCode({ address, bytecode });
+  return deployed;
+}
+
+/** `code` repeated to exactly `maxRuntimeCodeBytes`: real instructions at the largest size Base allows. */
+function maxSizeCode(code: Hex): Hex {
+  const body = code.slice(2);
+  return `0x${body.repeat(Math.ceil((maxRuntimeCodeBytes * 2) / body.length)).slice(0, maxRuntimeCodeBytes * 2)}`;
 }
 
 async function seedProxies(ctx: SeedContext, owner: Address) {

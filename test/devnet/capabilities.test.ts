@@ -5,7 +5,9 @@ import {
   cloneImmutableArgs,
   delegationDesignator,
   diamondFacets,
+  fanoutDiamonds,
   functionSelectors,
+  maxRuntimeCodeBytes,
   shortPushImplementationAddress,
 } from "../../devnet/seed/capabilities";
 import { testClient, testManifest } from "../support/devnet";
@@ -80,6 +82,7 @@ describe("capability fixtures", () => {
       "plainToken",
       "pushDataTrap",
       "delegate7702",
+      ...Object.keys(fanoutDiamonds),
     ];
     for (const name of names) {
       const code = await client.getCode({ address: contract(name) });
@@ -227,6 +230,35 @@ describe("capability fixtures", () => {
     expect(trap).toContain("f4ff00f2f5");
     const trapOps = opcodes(trap);
     for (const op of [0xf4, 0xff, 0xf2, 0xf5]) expect(trapOps.has(op), op.toString(16)).toBe(false);
+  });
+
+  test("the fanout loupes answer as configured: distinct facets, repeats, real facets first and last, selectors", async () => {
+    const loupe = (name: keyof typeof fanoutDiamonds) => ({ address: contract(name), abi: abi("CapFanoutDiamond") }) as const;
+    const facets = (await client.readContract({ ...loupe("fanoutDiamond"), functionName: "facets" })) as readonly {
+      facetAddress: Address;
+      functionSelectors: readonly Hex[];
+    }[];
+    const distinct = [...new Set(facets.map((f) => f.facetAddress))];
+    expect([facets.length, distinct.length]).toEqual([333, 300]);
+    expect(await client.readContract({ ...loupe("fanoutDiamond"), functionName: "facetAddresses" })).toEqual(distinct);
+    expect([distinct[0], distinct[1], distinct[299]]).toEqual(["diamondMintFacet", "diamondFeeFacet", "diamondPauseFacet"].map(contract));
+    expect(facets[9]?.facetAddress).toBe(contract("diamondMintFacet"));
+    expect(facets[332]?.functionSelectors).toEqual(["0xfa000298", "0xfa000299"]);
+    expect(await client.readContract({ ...loupe("fanoutDiamond"), functionName: "facetAddress", args: ["0xfa000298"] })).toBe(
+      contract("diamondPauseFacet"),
+    );
+    expect(await client.readContract({ ...loupe("fanoutDiamond"), functionName: "supportsInterface", args: ["0x48e2b093"] })).toBe(true);
+
+    const [wide] = (await client.readContract({ ...loupe("wideFacetDiamond"), functionName: "facets" })) as readonly {
+      functionSelectors: readonly Hex[];
+    }[];
+    expect(wide?.functionSelectors).toHaveLength(20_000);
+
+    const heavy = (await client.readContract({ ...loupe("heavyFacetDiamond"), functionName: "facetAddresses" })) as readonly Address[];
+    expect(heavy).toHaveLength(180);
+    for (const address of [heavy[0], heavy[179]] as Address[]) {
+      expect(hexToBytes((await client.getCode({ address })) ?? "0x")).toHaveLength(maxRuntimeCodeBytes);
+    }
   });
 
   test("the plain token exposes no privileged selector", () => {

@@ -1,4 +1,5 @@
 import type { AppDeps } from "../../api/app";
+import { createObservationCache } from "../../api/capability/createObservationCache";
 import { demoSamples } from "../../api/capability/demoSamples";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
@@ -18,7 +19,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       source: "devnet",
       maxIndexLagBlocks: 5,
     },
-    capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest) },
+    capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
     access: testAccessDeps(manifest, indexDb),
     ...overrides,
   };

@@ -5,8 +5,12 @@ export type RpcProxyMode = "pass" | "down" | "alter-hash" | "lie-call" | `inflat
 export type RpcProxy = {
   url: string;
   setMode(mode: RpcProxyMode): Promise<void>;
-  /** JSON-RPC requests the proxy has received so far. */
+  /** JSON-RPC requests (HTTP requests, a batch counting once) the proxy has received so far. */
   requests(): Promise<number>;
+  /** Makes "latest" mean `block` for block reads through the proxy (a head that stays); null lets it go. */
+  holdHead(block: number | null): Promise<void>;
+  /** How many requests of each JSON-RPC method the proxy forwarded so far. */
+  counts(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 };
 
@@ -36,6 +40,12 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass")
     },
     async requests() {
       return ((await (await fetch(`${url}/__requests`)).json()) as { requests: number }).requests;
+    },
+    async holdHead(block) {
+      await fetch(`${url}/__hold`, { method: "POST", body: JSON.stringify({ block }) });
+    },
+    async counts() {
+      return (await (await fetch(`${url}/__counts`)).json()) as Record<string, number>;
     },
     stop: () =>
       new Promise((done) => {

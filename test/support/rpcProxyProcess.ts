@@ -6,16 +6,38 @@ import { createServer } from "node:http";
  * on another fork), `lie-call` answers every `eth_call` with true (0x…01: a liar that would make any
  * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
  * `Transfer` log in the receipts it forwards. The mode changes with `POST /__mode` and body
- * `{"mode": ...}`; `GET /__requests` answers how many JSON-RPC requests it has received.
+ * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
+ * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
+ * `GET /__counts` how many requests of each JSON-RPC method it forwarded.
  * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
  */
 type Mode = "pass" | "down" | "alter-hash" | "lie-call" | `inflate-transfer:${string}`;
-type RpcMessage = { id?: unknown; method?: string; result?: unknown };
+type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [target, initial] = process.argv.slice(2);
 if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
+let heldBlock: number | null = null;
+const counts: Record<string, number> = {};
+
+/** Counts each request's method and, while a block is held, points "latest" block reads at it. */
+function forwarded(body: string): string {
+  let parsed: RpcMessage | RpcMessage[];
+  try {
+    parsed = JSON.parse(body) as RpcMessage | RpcMessage[];
+  } catch {
+    return body;
+  }
+  for (const request of Array.isArray(parsed) ? parsed : [parsed]) {
+    const method = request.method ?? "";
+    counts[method] = (counts[method] ?? 0) + 1;
+    if (heldBlock !== null && method === "eth_getBlockByNumber" && request.params?.[0] === "latest") {
+      request.params[0] = `0x${heldBlock.toString(16)}`;
+    }
+  }
+  return JSON.stringify(parsed);
+}
 
 const server = createServer(async (req, res) => {
   const chunks: Buffer[] = [];
@@ -30,12 +52,21 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ requests }));
     return;
   }
+  if (req.url === "/__hold") {
+    heldBlock = (JSON.parse(body) as { block: number | null }).block;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ block: heldBlock }));
+    return;
+  }
+  if (req.url === "/__counts") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(counts));
+    return;
+  }
   requests += 1;
   if (mode === "down") {
     res.writeHead(503).end("down");
     return;
   }
-  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
   let text = await upstream.text();
   if (mode === "lie-call" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
   if (mode === "alter-hash")

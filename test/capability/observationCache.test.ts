@@ -1,0 +1,91 @@
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { AuditResponse } from "../../api/capability/AuditResponse";
+import { type AuditContractDeps, auditContract } from "../../api/capability/auditContract";
+import { createObservationCache } from "../../api/capability/createObservationCache";
+import { testClient, testManifest } from "../support/devnet";
+import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
+
+const manifest = testManifest();
+const client = testClient(manifest, 16);
+const named = (name: string): Address => {
+  const address = manifest.contracts[name];
+  if (!address) throw new Error(`no fixture ${name}`);
+  return address;
+};
+
+/** The methods that read state at the pinned block (pinning itself reads blocks only). */
+const stateBearing = ["eth_getCode", "eth_getStorageAt", "eth_call"];
+
+describe("observation cache, measured through a real RPC proxy process", () => {
+  let proxy: RpcProxy;
+  let deps: AuditContractDeps;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(manifest.rpcUrl);
+    deps = { providers: [{ name: "proxied-devnet", url: proxy.url, trusted: true }], chainId: 8453 };
+  });
+  afterAll(() => proxy.stop());
+
+  /** State-bearing requests the proxy forwarded while `run` ran. */
+  async function stateReadsDuring<T>(run: () => Promise<T>): Promise<{ value: T; reads: number }> {
+    const before = await proxy.counts();
+    const value = await run();
+    const after = await proxy.counts();
+    return { value, reads: stateBearing.reduce((n, m) => n + (after[m] ?? 0) - (before[m] ?? 0), 0) };
+  }
+  async function audit(observationCache: AuditContractDeps["observationCache"], name: string) {
+    const result = await auditContract({ ...deps, observationCache }, named(name));
+    if (!result.ok) throw new Error(result.message);
+    return AuditResponse.parse(result.value);
+  }
+  /** Holds the proxy's head at the chain's current block, so that every audit pins the same one. */
+  const holdCurrentHead = async () => proxy.holdHead(Number(await client.getBlockNumber({ cacheTime: 0 })));
+
+  test("default: a second audit of the same address at the same block makes no state-bearing read", async () => {
+    await holdCurrentHead();
+    const cache = createObservationCache();
+    const first = await stateReadsDuring(() => audit(cache, "diamond"));
+    const second = await stateReadsDuring(() => audit(cache, "diamond"));
+    expect(first.reads).toBe(first.value.rpcObservation.stateBearingCallCount);
+    expect(first.reads).toBeGreaterThan(0);
+    expect(second.reads).toBe(0);
+    expect(second.value.observationBlock.blockHash).toBe(first.value.observationBlock.blockHash);
+    expect([first.value.rpcObservation.observationReused, second.value.rpcObservation.observationReused]).toEqual([false, true]);
+    // The same observation, with the reads that made it.
+    expect(second.value.resolution).toEqual(first.value.resolution);
+    expect(second.value.dissections).toEqual(first.value.dissections);
+    expect(second.value.rpcObservation.calls).toEqual(first.value.rpcObservation.calls);
+  });
+
+  test("behavior: concurrent audits of one address at one block do the work once", async () => {
+    await holdCurrentHead();
+    const cache = createObservationCache();
+    const { value: audits, reads } = await stateReadsDuring(() =>
+      Promise.all(Array.from({ length: 8 }, () => audit(cache, "fanoutDiamond"))),
+    );
+    expect(reads).toBe(audits[0]?.rpcObservation.stateBearingCallCount);
+    expect(audits.filter((a) => !a.rpcObservation.observationReused)).toHaveLength(1);
+  });
+
+  test("behavior: a new block gives a new observation, read at that block", async () => {
+    await holdCurrentHead();
+    const cache = createObservationCache();
+    const before = await audit(cache, "transparentProxy");
+    await client.mine({ blocks: 1 });
+    await holdCurrentHead();
+    const { value: after, reads } = await stateReadsDuring(() => audit(cache, "transparentProxy"));
+    expect(after.observationBlock.blockHash).not.toBe(before.observationBlock.blockHash);
+    expect(after.rpcObservation.observationReused).toBe(false);
+    expect(reads).toBe(after.rpcObservation.stateBearingCallCount);
+    expect(after.rpcObservation.calls.every((c) => c.blockTag === after.observationBlock.blockTag)).toBe(true);
+  });
+
+  test("behavior: the cache stays within its bound", async () => {
+    await holdCurrentHead();
+    const cache = createObservationCache({ maxEntries: 3 });
+    for (const name of ["diamond", "transparentProxy", "uupsProxy", "beaconProxy", "clone"]) await audit(cache, name);
+    expect(cache.size()).toBe(3);
+    const { reads } = await stateReadsDuring(() => audit(cache, "diamond"));
+    expect(reads).toBeGreaterThan(0);
+  });
+});
