@@ -3,6 +3,7 @@ import { ApiError } from "../errors";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { Admission } from "./createAuthFailureGuard";
 import type { RateScope } from "./createRateLimits";
 import { readCredential } from "./readCredential";
 
@@ -27,7 +28,7 @@ export const conflictingCredentials = () =>
  * Lets `credential` be checked unless the client address spent its failed-authentication budget (and
  * the credential did not pass recently): then 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After.
  */
-export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: string, credential: string) {
+export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: string, credential: string): Promise<Admission> {
   const admission = await opts.authFailures.admit(client, credential);
   if (!admission.ok) {
     throw new ApiError(
@@ -37,6 +38,7 @@ export async function admitCredential(opts: Pick<AccessOptions, "authFailures">,
       { "Retry-After": String(admission.retryAfterSeconds) },
     );
   }
+  return admission;
 }
 
 export type PresentedKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "clientBucket" | "authFailures">;
@@ -56,16 +58,16 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
     );
   }
   const client = opts.clientBucket(c);
-  await admitCredential(opts, client, credential.rawKey);
+  const admission = await admitCredential(opts, client, credential.rawKey);
   await awaitStore(opts.storeReady);
   const auth = await opts.keys.authenticate(credential.rawKey);
   if (!auth.ok) {
-    await opts.authFailures.failed(client);
+    await opts.authFailures.failed(client, admission);
     throw auth.reason === "REVOKED"
       ? new ApiError("API_KEY_REVOKED", "this API key was revoked")
       : new ApiError("INVALID_API_KEY", "the API key is not valid");
   }
-  opts.authFailures.passed(credential.rawKey);
+  await opts.authFailures.passed(client, credential.rawKey, admission);
   return auth;
 }
 

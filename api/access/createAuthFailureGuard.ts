@@ -1,19 +1,23 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
-/** Whether a credential may be checked now; when not, how long its client must wait. */
-export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
+/**
+ * Whether a credential may be checked now (`reserved`: one failure was taken from the budget in
+ * advance, given back if the credential passes); when not, how long its client must wait.
+ */
+export type Admission = { ok: true; reserved: boolean } | { ok: false; retryAfterSeconds: number };
 
 export type AuthFailureGuard = {
   /**
-   * Before `credential` is checked (a key looked up, a secret compared): refused while `client` has
-   * spent its failure budget of this minute, unless this credential passed recently.
+   * Before `credential` is checked (a key looked up, a secret compared): a credential that passed
+   * recently is admitted; any other takes one failure from `client`'s budget first (so concurrent
+   * guesses cannot all be checked), and is refused once the budget of this minute is spent.
    */
   admit(client: string, credential: string): Promise<Admission>;
-  /** The credential was wrong: one failure from `client`'s budget. */
-  failed(client: string): Promise<void>;
-  /** The credential was right: it is admitted for `trustMs` even from a client whose budget is spent. */
-  passed(credential: string): void;
+  /** The credential was wrong: one failure from `client`'s budget, unless it was reserved at admission. */
+  failed(client: string, admission: Admission): Promise<void>;
+  /** The credential was right: its reserved failure is given back, and it is admitted for `trustMs` even from a client whose budget is spent. */
+  passed(client: string, credential: string, admission: Admission): Promise<void>;
 };
 
 export type CreateAuthFailureGuardParameters = {
@@ -30,7 +34,8 @@ export type CreateAuthFailureGuardParameters = {
  * The failed-authentication budget per client address (its hashed bucket), in process memory. A
  * client that spent it gets 429 for every credential this process has not seen pass in the last
  * `trustMs` (10 minutes), before the credential is even checked: a neighbour behind the same address
- * who guesses keys does not lock out a key that is in use. Successes spend nothing. Credentials are
+ * who guesses keys does not lock out a key that is in use. Successes spend nothing (their reserved
+ * failure is given back). Credentials are
  * remembered only as an HMAC under a key that lives in this process's memory.
  */
 export function createAuthFailureGuard({
@@ -47,16 +52,21 @@ export function createAuthFailureGuard({
 
   return {
     async admit(client, credential) {
-      const spent = await failures.get(client);
-      if (!spent || spent.consumedPoints < perMinute) return { ok: true };
       const lastPassed = passedAt.get(fingerprint(credential));
-      if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true };
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)) };
+      if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true, reserved: false };
+      try {
+        await failures.consume(client, 1);
+        return { ok: true, reserved: true };
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
     },
-    async failed(client) {
-      await failures.penalty(client, 1);
+    async failed(client, admission) {
+      if (!(admission.ok && admission.reserved)) await failures.penalty(client, 1);
     },
-    passed(credential) {
+    async passed(client, credential, admission) {
+      if (admission.ok && admission.reserved) await failures.reward(client, 1);
       const id = fingerprint(credential);
       passedAt.delete(id);
       passedAt.set(id, now());

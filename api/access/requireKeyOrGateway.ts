@@ -32,12 +32,12 @@ export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): Middlewar
     } else {
       const client = opts.clientBucket(c);
       const proxySecret = credential.proxySecret ?? "";
-      await admitCredential(opts, client, proxySecret);
+      const admission = await admitCredential(opts, client, proxySecret);
       if (!matchesSha256Digest(proxySecret, gatewayDigest)) {
-        await opts.authFailures.failed(client);
+        await opts.authFailures.failed(client, admission);
         throw new ApiError("INVALID_GATEWAY_CREDENTIAL", "marketplace gateway authentication failed");
       }
-      opts.authFailures.passed(proxySecret);
+      await opts.authFailures.passed(client, proxySecret, admission);
       // Hashed: the budget's key names no marketplace user.
       await consumeRateLimit(
         c,

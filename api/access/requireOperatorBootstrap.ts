@@ -23,12 +23,12 @@ export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions):
     const client = opts.clientBucket(c);
     await consumeRateLimit(c, opts, "PUBLIC", client);
     const token = c.req.header("x-operator-bootstrap") ?? "";
-    await admitCredential(opts, client, token);
+    const admission = await admitCredential(opts, client, token);
     if (!timingSafeEqual(sha256(token), tokenDigest)) {
-      await opts.authFailures.failed(client);
+      await opts.authFailures.failed(client, admission);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "x-operator-bootstrap is missing or wrong");
     }
-    opts.authFailures.passed(token);
+    await opts.authFailures.passed(client, token, admission);
     await next();
   };
 }

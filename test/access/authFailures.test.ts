@@ -53,6 +53,20 @@ describe.each(backendNames)("failed authentications on %s", (backendName) => {
     expect(elsewhere.status).toBe(401);
   });
 
+  test("behavior: 100 concurrent wrong keys from one address: exactly 20 are checked (401), the rest refused unchecked (429)", async () => {
+    const app = keyedApp(20);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => self(app, "198.51.100.9", generateApiKey("test"))));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(80);
+    // A right key gives its reserved failure back: checked successes spend nothing.
+    const fresh = keyedApp(2);
+    for (let n = 0; n < 5; n += 1) expect((await self(fresh, "198.51.100.10", goodKey)).status).toBe(200);
+    expect((await self(fresh, "198.51.100.10", generateApiKey("test"))).status).toBe(401);
+    expect((await self(fresh, "198.51.100.10", generateApiKey("test"))).status).toBe(401);
+    expect((await self(fresh, "198.51.100.10", generateApiKey("test"))).status).toBe(429);
+  });
+
   test("behavior: a key in use still works from a limited address; one this process has not seen pass waits like any other", async () => {
     const app = keyedApp(3);
     for (let n = 0; n < 3; n += 1) expect((await self(app, "198.51.100.3", generateApiKey("test"))).status).toBe(401);
