@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { zeroAddress } from "viem";
+import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
 
@@ -26,7 +28,23 @@ const origin = z
     (u) => /^https?:$/.test(new URL(u).protocol) && new URL(u).pathname === "/" && !new URL(u).search,
     "must be an http(s) origin such as https://api.example.com",
   )
+  .refine((u) => isSiweDomain(new URL(u).host), "its host must be a domain name or IPv4 address (challenges name it as an EIP-4361 domain)")
   .transform((u) => new URL(u).origin);
+
+/** Whether a Sign-In with Ethereum message accepts `host` as its domain (a dotted name, localhost or IPv4, with a port). */
+function isSiweDomain(host: string): boolean {
+  try {
+    createSiweMessage({ domain: host, uri: `http://${host}`, address: zeroAddress, version: "1", chainId: 1, nonce: "validate0origin" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The default public origin: http://HOST:PORT, or localhost when HOST is not a name a challenge can carry (`::`). */
+function defaultOrigin(host: string, port: number): string {
+  return `http://${isSiweDomain(`${host}:${port}`) ? host : "localhost"}:${port}`;
+}
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
@@ -179,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
-    origins: { public: e.PUBLIC_URL ?? new URL(`http://${e.HOST}:${e.PORT}`).origin, fallback: e.FALLBACK_URL },
+    origins: { public: e.PUBLIC_URL ?? defaultOrigin(e.HOST, e.PORT), fallback: e.FALLBACK_URL },
     indexerPort: e.INDEXER_PORT,
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }

@@ -1,8 +1,9 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { AccessOptions } from "./AccessOptions";
 import { admitCredential, consumeRateLimit } from "./authenticate";
+import { matchesSha256Digest } from "./matchesSha256Digest";
 
 export type RequireOperatorBootstrapOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
   /** OPERATOR_BOOTSTRAP_TOKEN; unset (or shorter than 32 characters): the route does not exist. */
@@ -24,7 +25,7 @@ export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions):
     await consumeRateLimit(c, opts, "PUBLIC", client);
     const token = c.req.header("x-operator-bootstrap") ?? "";
     const admission = await admitCredential(opts, client, token);
-    if (!timingSafeEqual(sha256(token), tokenDigest)) {
+    if (!matchesSha256Digest(token, tokenDigest)) {
       await opts.authFailures.failed(client, admission);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "x-operator-bootstrap is missing or wrong");
     }

@@ -14,7 +14,8 @@ export async function probeProvider(provider: RpcProvider, tag = "latest", timeo
   const started = performance.now();
   const [outcome] = await rpcBatch(provider, [{ method: "eth_getBlockByNumber", params: [tag, false] }], timeoutMs);
   const latencyMs = Math.round(performance.now() - started);
-  if (!outcome?.ok) return { provider, available: false, error: outcome?.error ?? "no answer", latencyMs };
+  // A provider's own error text is not repeated (it reaches the public status page): a fixed vocabulary.
+  if (!outcome?.ok) return { provider, available: false, error: transportError(outcome?.error), latencyMs };
   const block = outcome.result as { number?: string; hash?: string } | null;
   if (!block?.number || !block.hash || !/^0x[0-9a-f]{64}$/i.test(block.hash)) {
     return { provider, available: false, error: "malformed block", latencyMs };
@@ -26,4 +27,8 @@ export async function probeProvider(provider: RpcProvider, tag = "latest", timeo
     hash: block.hash.toLowerCase() as `0x${string}`,
     latencyMs,
   };
+}
+
+function transportError(error: string | undefined): string {
+  return error && /^(HTTP \d{3}|timeout|unreachable)$/.test(error) ? error : "rpc error";
 }

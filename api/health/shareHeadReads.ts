@@ -17,6 +17,8 @@ export function shareHeadReads(readHead: ReadHead, { ttlMs = 1000, now = () => n
     const key = `${provider.url} ${tag}`;
     const cached = entries.get(key);
     if (cached && (cached.settledAt === null || now().getTime() - cached.settledAt < ttlMs)) return cached.answer;
+    // Past blocks are asked once each: settled answers older than ttlMs leave, so the map stays small.
+    for (const [old, e] of entries) if (e.settledAt !== null && now().getTime() - e.settledAt >= ttlMs) entries.delete(old);
     const entry = { answer: readHead(provider, tag), settledAt: null as number | null };
     entries.set(key, entry);
     const settle = () => {

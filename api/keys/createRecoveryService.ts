@@ -62,7 +62,7 @@ export function createRecoveryService(deps: CreateRecoveryServiceParameters): Re
       const now = clock();
       const secret = mintKeySecret(hash, environment);
       const replaced = await consumeChallenge(db, { intentId, now, consumed: challengeConsumed }, async (tx) => {
-        const key = await rotateKeySecret(tx, { keyId: targetKeyId, secretVersion: targetSecretVersion, secretHash: secret.hash, now });
+        const key = await rotateKeySecret(tx, { keyId: targetKeyId, secretVersion: targetSecretVersion, secretHash: secret.hash });
         if (!key) {
           return failure("RECOVERY_TARGET_CHANGED", "the key changed since the challenge (recovered or revoked); request a new challenge");
         }

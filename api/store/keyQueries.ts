@@ -42,7 +42,7 @@ export async function extendKey(
  */
 export async function rotateKeySecret(
   db: AppDb,
-  p: { keyId: string; secretVersion: number; secretHash: string; now: Date },
+  p: { keyId: string; secretVersion: number; secretHash: string },
 ): Promise<KeyRecord | undefined> {
   const [row] = await db
     .update(apiKey)

@@ -261,5 +261,12 @@ describe("configuration and an unreachable store", () => {
     expect(() => loadConfig({ GATEWAY_PROXY_SECRET_SHA256: "abc" })).toThrow(/GATEWAY_PROXY_SECRET_SHA256/);
     expect(loadConfig({ GATEWAY_PROXY_SECRET_SHA256: proxyDigest.toUpperCase() }).access.gatewayProxySecretSha256).toBe(proxyDigest);
     expect(loadConfig({ DATABASE_URL: "postgres://u@h/db" }).appStore).toEqual({ kind: "postgres", url: "postgres://u@h/db" });
+    // Origins are what challenges name as their EIP-4361 domain: a host a wallet can show.
+    expect(loadConfig({ PUBLIC_URL: "https://api.example.com/" }).origins.public).toBe("https://api.example.com");
+    expect(() => loadConfig({ PUBLIC_URL: "http://api:8080" })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ FALLBACK_URL: "http://[::1]:42069" })).toThrow(/FALLBACK_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: "https://api.example.com/v1" })).toThrow(/PUBLIC_URL/);
+    expect(loadConfig({ HOST: "::", PORT: "8080" }).origins.public).toBe("http://localhost:8080");
+    expect(loadConfig({ HOST: "0.0.0.0" }).origins.public).toBe("http://0.0.0.0:42069");
   });
 });
