@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { errorCodes } from "../../api/errors";
 import { routeList, routes } from "../../api/routes/routeTable";
 
 const apiDir = resolve(import.meta.dirname, "..", "..", "api");
@@ -47,5 +48,22 @@ describe("the route table", () => {
       if (route.access === "apiKeyOrX402") expect(route.x402PriceUsd, route.name).toBeGreaterThan(0);
       else expect(route.x402PriceUsd, route.name).toBeUndefined();
     }
+  });
+});
+
+describe("the published error table (docs/api.md)", () => {
+  test("behavior: every error code stands in the row of its status, and no row names a code that does not exist", () => {
+    const doc = readFileSync(resolve(apiDir, "..", "docs", "api.md"), "utf8");
+    const rows = new Map(
+      [...doc.matchAll(/^\| (\d{3}) \| (.*) \|$/gm)].map((m) => [
+        Number(m[1]),
+        new Set([...(m[2] ?? "").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((c) => c[1])),
+      ]),
+    );
+    for (const [code, spec] of Object.entries(errorCodes)) {
+      expect(rows.get(spec.status)?.has(code), `${code} in the ${spec.status} row`).toBe(true);
+    }
+    const known = new Set(Object.keys(errorCodes));
+    for (const [status, codes] of rows) for (const code of codes) expect(known.has(code as string), `${status}: ${code}`).toBe(true);
   });
 });
