@@ -353,7 +353,9 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     expect(tables.pools.map((p) => [p.address, p.kind]).sort()).toEqual(expected.map((p) => [p.address.toLowerCase(), p.kind]).sort());
     expect(curated.output().match(/curated .* refused/g)).toHaveLength(4);
     const head = tables.head?.number ?? 0n;
-    await expectPoolsMatchChain(tables, chainTruth(client), head, BigInt(manifest.seededAtBlock));
+    // This runs after the traffic stopped, on a busy machine possibly more than a window later: the
+    // volumes must still equal the chain's, but may all have expired.
+    await expectPoolsMatchChain(tables, chainTruth(client), head, BigInt(manifest.seededAtBlock), { requireKeptVolume: false });
   }, 60_000);
 });
 
@@ -362,7 +364,13 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
  * the latest); its volume is the sum of the chain's swaps in the window of the last prune (at the last
  * block `pruneOffset` modulo the interval); the swap table holds exactly those swaps.
  */
-async function expectPoolsMatchChain(tables: IndexedTables, truth: ReturnType<typeof chainTruth>, head: bigint, pruneOffset: bigint) {
+async function expectPoolsMatchChain(
+  tables: IndexedTables,
+  truth: ReturnType<typeof chainTruth>,
+  head: bigint,
+  pruneOffset: bigint,
+  { requireKeptVolume = true } = {},
+) {
   const lastPrune = head - ((head - pruneOffset) % pruneIntervalBlocks);
   const cutoff = (await truth.timestampOf(lastPrune)) - volumeWindowSeconds;
   const swaps = await truth.swaps(
@@ -392,5 +400,5 @@ async function expectPoolsMatchChain(tables: IndexedTables, truth: ReturnType<ty
   expect(tables.swaps.map(swapKey).sort()).toEqual(kept.map(swapKey).sort());
   // The windows were short enough to prune, long enough to keep the last traffic.
   expect(swaps.some((s) => s.timestamp <= cutoff)).toBe(true);
-  expect(tables.pools.some((p) => p.volume0 > 0n)).toBe(true);
+  if (requireKeptVolume) expect(tables.pools.some((p) => p.volume0 > 0n)).toBe(true);
 }
