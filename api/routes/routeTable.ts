@@ -31,6 +31,15 @@ const onboardingErrors = [...bodyErrors, "CREDENTIAL_IN_QUERY", "RATE_LIMITED", 
 /** A route that stores an intent: the client address's hourly budget and the wallet's cap on open intents. */
 const intentErrors = ["INTENT_RATE_LIMITED", "TOO_MANY_OPEN_INTENTS"] as const;
 const observationErrors = ["DATA_SOURCE_UNAVAILABLE"] as const;
+/** A signed challenge's claim: the intent, its origin and its signature (a smart wallet's is read at evidence grade). */
+const challengeClaimErrors = [
+  ...onboardingErrors,
+  "INTENT_NOT_FOUND",
+  "INTENT_EXPIRED",
+  "CHALLENGE_ORIGIN_MISMATCH",
+  "SIGNATURE_INVALID",
+  "DATA_SOURCE_UNAVAILABLE",
+] as const;
 
 /**
  * Every route of the API, defined once: method, path, access, credits, x402 price, request and
@@ -168,15 +177,7 @@ export const routes = {
     appStore: true,
     request: { body: jsonRequestBody(ClaimBody) },
     responses: { 200: { description: "IssuedKey", schema: IssuedKey } },
-    errors: [
-      ...onboardingErrors,
-      "INTENT_NOT_FOUND",
-      "INTENT_EXPIRED",
-      "CHALLENGE_ORIGIN_MISMATCH",
-      "SIGNATURE_INVALID",
-      "FREE_KEY_EXISTS",
-      "DATA_SOURCE_UNAVAILABLE",
-    ],
+    errors: [...challengeClaimErrors, "FREE_KEY_EXISTS"],
   }),
   purchaseIntent: defineRoute({
     method: "post",
@@ -253,17 +254,7 @@ export const routes = {
     appStore: true,
     request: { body: jsonRequestBody(ClaimBody) },
     responses: { 200: { description: "IssuedKey (REPLACED)", schema: IssuedKey } },
-    errors: [
-      ...onboardingErrors,
-      "INTENT_NOT_FOUND",
-      "INTENT_EXPIRED",
-      "CHALLENGE_ORIGIN_MISMATCH",
-      "SIGNATURE_INVALID",
-      "RECOVERY_CHALLENGE_CONSUMED",
-      "RECOVERY_TARGET_CHANGED",
-      "NO_RECOVERABLE_KEY",
-      "DATA_SOURCE_UNAVAILABLE",
-    ],
+    errors: [...challengeClaimErrors, "RECOVERY_CHALLENGE_CONSUMED", "RECOVERY_TARGET_CHANGED", "NO_RECOVERABLE_KEY"],
   }),
   gatewayProxyDigest: defineRoute({
     method: "get",

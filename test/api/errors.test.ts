@@ -19,6 +19,14 @@ afterAll(() => pglite.close());
 const post = (path: string, body: string, type = "application/json") =>
   app.request(path, { method: "POST", headers: { "content-type": type }, body });
 const wallet = manifest.accounts.deployer.address;
+/** A JSON body sent as a stream, with no Content-Length: only the cap while reading can refuse it. */
+const postStream = (body: ReadableStream<Uint8Array>) =>
+  app.request("/v1/subscribe/free/challenge", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+    duplex: "half",
+  } as RequestInit);
 
 describe("the one error shape, through createApp", () => {
   test("default: a valid JSON body reaches the route", async () => {
@@ -85,13 +93,7 @@ describe("the one error shape, through createApp", () => {
         controller.close();
       },
     });
-    const res = await app.request("/v1/subscribe/free/challenge", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: streamed,
-      duplex: "half",
-    } as RequestInit);
-    expect(res.status).toBe(413);
+    expect((await postStream(streamed)).status).toBe(413);
   });
 
   test("behavior: CORS: any origin may read every answer (errors included) and its service headers; preflights are answered", async () => {
@@ -140,13 +142,7 @@ describe("the one error shape, through createApp", () => {
         controller.enqueue(chunk);
       },
     });
-    const res = await app.request("/v1/subscribe/free/challenge", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: huge,
-      duplex: "half",
-    } as RequestInit);
-    expect(res.status).toBe(413);
+    expect((await postStream(huge)).status).toBe(413);
     // The stream is cancelled at the cap: a few chunks were read (stream buffering), not 200.
     expect(pulled).toBeLessThanOrEqual(4 * chunk.length);
   });

@@ -2,6 +2,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
+import type { RpcProvider } from "../../api/chain/providers";
+import type { CheckStatusDeps } from "../../api/health/checkStatus";
 import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -25,17 +27,24 @@ beforeAll(async () => {
 });
 afterAll(() => pglite.close());
 
-const statusApp = (db: IndexDb, url: string, appStore: AppStore = testAppStore()) =>
+/** The app whose status reads `db`, `providers` (the devnet as a trusted primary when a URL is given) and `appStore`. */
+const statusApp = (
+  db: IndexDb,
+  providers: string | RpcProvider[],
+  appStore: AppStore = testAppStore(),
+  extra: Partial<CheckStatusDeps> = {},
+) =>
   createApp(
     testAppDeps(manifest, db, {
       status: {
         indexDb: db,
         appStore,
         payoutAddress: manifest.payoutAddress,
-        providers: [{ name: "devnet", url, trusted: true }],
+        providers: typeof providers === "string" ? [{ name: "devnet", url: providers, trusted: true }] : providers,
         chainId: 8453,
         source: "devnet",
         maxIndexLagBlocks: 5,
+        ...extra,
       },
     }),
   );
@@ -112,22 +121,14 @@ describe("GET /v1/status", () => {
       // The clock moves only when the test says so: the cache's second is never raced against a busy machine.
       let now = new Date();
       const [primary, publicOne] = proxies.map((p) => p.url);
-      const app = createApp(
-        testAppDeps(manifest, indexDb, {
-          status: {
-            indexDb,
-            appStore: testAppStore(),
-            payoutAddress: manifest.payoutAddress,
-            providers: [
-              { name: "primary:127.0.0.1", url: primary as string, trusted: true },
-              { name: "public-1:127.0.0.1", url: publicOne as string, trusted: false },
-            ],
-            chainId: 8453,
-            source: "devnet",
-            maxIndexLagBlocks: 5,
-            now: () => now,
-          },
-        }),
+      const app = statusApp(
+        indexDb,
+        [
+          { name: "primary:127.0.0.1", url: primary as string, trusted: true },
+          { name: "public-1:127.0.0.1", url: publicOne as string, trusted: false },
+        ],
+        testAppStore(),
+        { now: () => now },
       );
       const statuses = await Promise.all(Array.from({ length: 50 }, () => app.request("/v1/status")));
       expect(statuses.every((r) => r.status === 200)).toBe(true);
@@ -148,22 +149,8 @@ describe("GET /v1/status", () => {
   test("behavior: the status judges RPC trust by the pinning rule: one public provider, or two that disagree, is UNVERIFIED", async () => {
     const proxies = [await startRpcProxy(manifest.rpcUrl), await startRpcProxy(manifest.rpcUrl)];
     try {
-      const ask = async (providers: { name: string; url: string; trusted: boolean }[]) => {
-        const app = createApp(
-          testAppDeps(manifest, indexDb, {
-            status: {
-              indexDb,
-              appStore: testAppStore(),
-              payoutAddress: manifest.payoutAddress,
-              providers,
-              chainId: 8453,
-              source: "devnet",
-              maxIndexLagBlocks: 5,
-            },
-          }),
-        );
-        return StatusReport.parse(await (await app.request("/v1/status")).json());
-      };
+      const ask = async (providers: RpcProvider[]) =>
+        StatusReport.parse(await (await statusApp(indexDb, providers).request("/v1/status")).json());
       const publicOnes = proxies.map((p, i) => ({ name: `public-${i}`, url: p.url, trusted: false }));
       const one = await ask(publicOnes.slice(0, 1));
       expect(one.rpc).toMatchObject({ available: true, trustLevel: "UNVERIFIED", reason: "NO_PUBLIC_QUORUM" });
