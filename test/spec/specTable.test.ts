@@ -6,51 +6,11 @@ import type { IndexDb } from "../../api/index/indexDb";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { pendingSpecRoutes, specRoutes } from "./specRoutes";
+import { additions, omissions } from "./specTableDecisions";
 
 const pglite = new PGlite();
 afterAll(() => pglite.close());
 const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
-
-/**
- * Statuses we answer beyond the spec's list, each with why (the README's API reference names them):
- * every route refuses a credential in its URL (401), every JSON body has a size cap (413), every
- * unauthenticated route is limited per client address (429).
- */
-const additions: Record<string, { status: number; why: string }[]> = {
-  "GET /v1/status": [{ status: 401, why: "a credential in the query string" }],
-  "GET /v1/plans": [
-    { status: 401, why: "a credential in the query string" },
-    { status: 429, why: "limited per client address" },
-  ],
-  "GET /v1/demo/audit/{address}": [
-    { status: 401, why: "a credential in the query string" },
-    { status: 429, why: "limited per client address" },
-  ],
-  "GET /v1/operator/gateway-proxy-digest": [{ status: 429, why: "limited per client address, and failed tokens per address" }],
-  "POST /v1/subscribe/free/challenge": [
-    { status: 401, why: "a credential in the query string" },
-    { status: 413, why: "body cap" },
-  ],
-  "POST /v1/subscribe/free/claim": [{ status: 413, why: "body cap" }],
-  "POST /v1/subscribe/intents": [{ status: 413, why: "body cap" }],
-  "POST /v1/subscribe/crypto": [
-    { status: 401, why: "a credential in the query string" },
-    { status: 413, why: "body cap" },
-  ],
-  "POST /v1/transaction/preflight": [{ status: 413, why: "body cap" }],
-  "POST /v1/keys/revoke": [{ status: 413, why: "body cap" }],
-  "POST /v1/keys/recovery/challenge": [
-    { status: 401, why: "a credential in the query string" },
-    { status: 413, why: "body cap" },
-  ],
-  "POST /v1/keys/recovery/claim": [{ status: 413, why: "body cap" }],
-};
-
-/** Statuses the spec lists that we do not answer, each with the decision behind it. */
-const omissions: Record<string, { status: number; why: string }[]> = {
-  "GET /v1/keys/self": [{ status: 402, why: "an expired key may describe itself (KeySelf status EXPIRED); the route costs no credit" }],
-  "POST /v1/keys/revoke": [{ status: 402, why: "an expired key may revoke itself; the route costs no credit" }],
-};
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 
