@@ -18,8 +18,7 @@ export function rejectQueryCredentials(): MiddlewareHandler {
     if (query !== -1) {
       const params = new URLSearchParams(c.req.url.slice(query + 1).split("#")[0]);
       for (const [name, value] of params) {
-        const normalized = name.toLowerCase().replace(/[-_.\s]/g, "");
-        if (credentialName.test(normalized) || keyLike.test(name) || keyLike.test(value)) {
+        if (namesCredential(name) || keyLike.test(name) || keyLike.test(value)) {
           throw new ApiError(
             "CREDENTIAL_IN_QUERY",
             "credentials are accepted only in headers (x-api-key or Authorization: Bearer); a key sent in a URL may be logged anywhere on its way: revoke or recover it now",
@@ -29,4 +28,13 @@ export function rejectQueryCredentials(): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/**
+ * Whether a parameter name names a credential, case and separators ignored; array and object syntax
+ * hides nothing: `api_key[]`, `key[0]`, `auth[token]` and `x[api_key]` all do.
+ */
+function namesCredential(name: string): boolean {
+  const lower = name.toLowerCase();
+  return [lower.replace(/\[[^\]]*\]/g, ""), ...lower.split(/[[\]]+/)].some((part) => credentialName.test(part.replace(/[-_.\s]/g, "")));
 }

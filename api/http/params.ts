@@ -4,7 +4,8 @@ import { z } from "zod";
 /** An address as the spec takes it: checksummed or lowercase hex, normalised to its checksum form. */
 export const AddressParam = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  // abort: the checksum check below runs only on 40 hex digits (getAddress throws on anything else).
+  .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x-prefixed 20-byte hex address", abort: true })
   .refine(
     (a) => a === a.toLowerCase() || a.slice(2) === a.slice(2).toUpperCase() || getAddress(a.toLowerCase()) === a,
     "has a wrong EIP-55 checksum",

@@ -71,6 +71,13 @@ describe("the one error shape, through createApp", () => {
     expect(await res.json()).toMatchObject({ error: "INVALID_ADDRESS" });
   });
 
+  test("error (regression, found by property tests): a short or non-hex mixed-case address is 400, not 500", async () => {
+    for (const bad of ["0xAbC", `0x${"Zz".repeat(20)}`]) {
+      expect((await app.request(`/v1/demo/audit/${bad}`)).status, bad).toBe(400);
+      expect((await post("/v1/subscribe/free/challenge", JSON.stringify({ userWallet: bad }))).status, bad).toBe(400);
+    }
+  });
+
   test("error: a non-JSON content type is 400 UNSUPPORTED_CONTENT_TYPE", async () => {
     const res = await post("/v1/subscribe/free/challenge", JSON.stringify({ userWallet: wallet }), "text/plain");
     expect(res.status).toBe(400);
@@ -128,6 +135,9 @@ describe("the one error shape, through createApp", () => {
         expect(await res.json()).toMatchObject({ error: "CREDENTIAL_IN_QUERY" });
       }
     }
+    // Array or object syntax does not hide a name (regression, found by property tests).
+    for (const disguised of ["api_key[]", "auth[token]", "key%5B0%5D", "x[api_key]"])
+      expect((await app.request(`/v1/plans?${disguised}=x`)).status, disguised).toBe(401);
     // A key-shaped value under any name, on any route.
     expect((await app.request("/v1/status?q=svc_live_abc")).status).toBe(401);
   });
