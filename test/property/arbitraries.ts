@@ -113,3 +113,17 @@ export const hexDigits = (min: number, max: number) =>
 /** `min`..`max` random bytes as lowercase hex (no `0x`). */
 export const hexBytes = (min: number, max: number) =>
   fc.uint8Array({ minLength: min, maxLength: max }).map((b) => Buffer.from(b).toString("hex"));
+
+/**
+ * Known bug (open; regression tests in params.test.ts): zod runs AddressParam's checksum refinement even
+ * when its format check failed, and the refinement calls viem's `getAddress` on the lowercased string,
+ * which throws InvalidAddressError for anything that is not an address. So every string that is not
+ * `0x` + 40 hex digits, has an uppercase letter, and has a lowercase one after its first two characters
+ * makes `AddressParam.safeParse` throw, and the routes answer 500 INTERNAL_ERROR instead of 400. The
+ * properties leave these strings out (and say so) until the regression tests pass; then drop this.
+ */
+export const hitsAddressParamThrow = (s: string) =>
+  !/^0x[0-9a-fA-F]{40}$/.test(s) &&
+  s !== s.toLowerCase() &&
+  s.slice(2) !== s.slice(2).toUpperCase() &&
+  !/^0x[0-9a-fA-F]{40}$/.test(s.toLowerCase());
