@@ -10,8 +10,9 @@ import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 /**
  * Property tests of signed challenge claims (`POST /v1/subscribe/free/claim`, and the recovery claim's
  * body), through createApp against the devnet: no forged or malformed `{intentId, signature}` is ever a
- * 200, nor a 500. Cases per property are stated at each `numRuns`; the file runs in a few seconds (every
- * signature that does not recover to the wallet locally is checked on the devnet by the ERC-6492 validator).
+ * 200, nor a 500. Cases per property are stated at each `numRuns`; its tests take 3-4 s on an idle 2-core
+ * machine, 8-12 s with two CPU hogs and the other property files beside them (every signature that does not
+ * recover to the wallet locally is checked on the devnet by the ERC-6492 validator).
  */
 
 const { app, manifest, close } = propertyApp();

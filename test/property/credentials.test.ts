@@ -14,7 +14,8 @@ import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 /**
  * Property tests of the credential parsers a caller feeds: the credential headers (`readCredential`) and
  * the refusal of credentials in the query string (`rejectQueryCredentials`), alone and through createApp.
- * Cases per property are stated at each `numRuns`; the file runs in about 2 s.
+ * Cases per property are stated at each `numRuns`; its tests take 3-4 s on an idle 2-core machine, 8-12 s
+ * with two CPU hogs and the other property files beside them.
  */
 
 const credentialHeaders = [

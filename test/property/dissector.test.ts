@@ -14,16 +14,18 @@ import { anyString, hexDigits } from "./arbitraries";
  * code a caller can make us read: any bytes up to Base's contract size limit. It never throws, its answer
  * is bounded by the input, and the slowest case costs a bounded multiple of a plain input of the same
  * length, measured in the same run (a ratio, never milliseconds). Cases per property are stated at each
- * `numRuns`; the file runs in about 2 s.
+ * `numRuns`; its tests take 3-4 s on an idle 2-core machine, 8-12 s with two CPU hogs and the other
+ * property files beside them.
  */
 
 /** Base's (EIP-170) contract size limit: the most runtime code an address can hold. */
 const maxCodeBytes = 24_576;
 
 /**
- * The bound on selectors: a selector is a constant the dispatcher's selector is compared with, so each
- * one needs its own PUSH (2 bytes at least) and a comparison and a JUMPI walked for it (each pc is walked
- * at most 4 times); the densest dispatcher below has one selector per 10 bytes. n/4 + 1 is the bound claimed.
+ * The bound on selectors. A selector is a constant the dispatcher's selector is compared with, so each
+ * one needs a PUSH of its own (2 bytes at least), and a comparison and a JUMPI walked for it (each pc is
+ * walked at most 4 times): the walk's own limits give about 0.4·n + 1. Real dispatchers spend 10 bytes or
+ * more per selector (the densest one below: 10); n/4 + 1 is the bound this test claims.
  */
 const maxSelectors = (n: number) => Math.floor(n / 4) + 1;
 /**

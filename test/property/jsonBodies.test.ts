@@ -8,8 +8,9 @@ import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 /**
  * Property tests of the JSON bodies of the two challenge routes (no credential): arbitrary JSON values,
  * arbitrary strings and arbitrary content types never get a 500, and every refusal is one of the route's
- * documented codes in the one error shape. Cases per property are stated at each `numRuns`; the file runs
- * in a few seconds (a valid body stores an intent in the in-memory app store).
+ * documented codes in the one error shape. Cases per property are stated at each `numRuns`; its tests take
+ * 3-4 s on an idle 2-core machine, 8-12 s with two CPU hogs and the other property files beside them (a
+ * valid body stores an intent in the in-memory app store).
  */
 
 const { app, manifest, close } = propertyApp();

@@ -9,9 +9,9 @@ import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 
 /**
  * Property tests of the address, transaction-hash, intentId and signature schemas (zod, `safeParse`) and of
- * the demo audit's path parameter through createApp. Cases per property are stated at each `numRuns`;
- * the schema properties take well under a second, the demo audit's 50 cases a few seconds (a valid
- * address runs a real audit on the devnet).
+ * the demo audit's path parameter through createApp. Cases per property are stated at each `numRuns`; the
+ * schema properties take well under a second, the demo audit's 50 cases under a second too (a valid address
+ * runs a real audit on the devnet).
  */
 
 /** Strings near each schema's shape: `0x` and hex of every length and case, plus arbitrary strings. */
