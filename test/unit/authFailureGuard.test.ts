@@ -85,4 +85,14 @@ describe("createAuthFailureGuard", () => {
     await g.admit(client, guess(1));
     expect((await g.admit(client, `${goodKey}0`)).ok).toBe(false);
   });
+
+  test("by default a credential that passed stays admitted for 10 minutes", async () => {
+    const { guard: g, advance } = guard(1);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.failed(client, await g.admit(client, guess(1)));
+    advance(9 * 60_000);
+    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    advance(60_000);
+    expect((await g.admit(client, goodKey)).ok).toBe(false);
+  });
 });

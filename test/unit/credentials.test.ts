@@ -102,6 +102,20 @@ async function answer(path: string): Promise<{ status: number; code?: string }> 
     : { status: response.status, code: ((await response.json()) as { error: string }).error };
 }
 
+/** The message of the refusal of `path`. */
+async function refusalMessage(path: string): Promise<string> {
+  const app = new Hono();
+  app.use(rejectQueryCredentials());
+  app.get("*", (c) => c.body(null, 204));
+  let message = "";
+  app.onError((err, c) => {
+    message = err.message;
+    return c.body(null, 401);
+  });
+  await app.request(path);
+  return message;
+}
+
 const refused = { status: 401, code: "CREDENTIAL_IN_QUERY" };
 const passed = { status: 204 };
 
@@ -160,5 +174,15 @@ describe("rejectQueryCredentials", () => {
 
   test("only the query is read: a key after `#` is not a parameter", async () => {
     expect(await answer(`/capabilities?page=1#q=${key}`)).toEqual(passed);
+  });
+
+  test("only the query is read: a key-shaped path segment is the router's business (404), not a query credential", async () => {
+    expect(await answer("/keys/svc_live_abc?page=1")).toEqual(passed);
+  });
+
+  test("the refusal says where a key belongs and that the leaked one must be rotated", async () => {
+    const message = await refusalMessage("/capabilities?api_key=abc");
+    expect(message).toContain("only in headers (x-api-key or Authorization: Bearer)");
+    expect(message).toContain("revoke or recover it now");
   });
 });
