@@ -13,6 +13,12 @@ describe("clientAddressKey (edge cases)", () => {
     expect(clientAddressKey("0:0:0:0:0:ffff:198.51.100.77")).toBe("198.51.100.77");
     expect(clientAddressKey("::ffff:203.0.113.254")).toBe("203.0.113.254");
     expect(clientAddressKey("[::ffff:198.51.100.77]:8080")).toBe("198.51.100.77");
+    expect(clientAddressKey("0:0::ffff:198.51.100.77")).toBe("198.51.100.77");
+  });
+
+  test("`::` stands for exactly the groups missing on either side of it", () => {
+    expect(clientAddressKey("2001::2:3:4:5:6:7")).toBe("2001:0:2:3::/64");
+    expect(clientAddressKey("2001:db8:1::5:6:7:8")).toBe("2001:db8:1:0::/64");
   });
 
   test("a bracketed IPv6 address without a port is unwrapped", () => {
