@@ -45,6 +45,16 @@ async function newKey(tier: Tier, at = anchor.getTime()): Promise<KeyInfo> {
   return info;
 }
 
+/** A free key on the 30th day of its cycle with 299 credits used, 10 of them today: 1 left in the cycle, 0 today. */
+async function spentFreeKey(): Promise<KeyInfo> {
+  const key = await newKey("FREE");
+  for (let day = 0; day < 30; day++) {
+    clockAt = anchor.getTime() + day * dayMs;
+    if (!(await credits.charge(key, day === 28 ? 9 : 10)).ok) throw new Error(`day ${day} refused`);
+  }
+  return key;
+}
+
 describe("createCreditService", () => {
   test("a fresh free key: 300 credits for the cycle from its issuance, 10 for the UTC day", async () => {
     const key = await newKey("FREE");
@@ -106,6 +116,13 @@ describe("createCreditService", () => {
     clockAt = anchor.getTime() + 30 * dayMs;
     expect(await credits.balance(key)).toMatchObject({ used: 300, remaining: 0, daily: { used: 0, remaining: 10 } });
     expect(await credits.charge(key, 1)).toMatchObject({ ok: false, reason: "CYCLE_EXHAUSTED" });
+  });
+
+  test("a free key short on both the cycle and the day is refused CYCLE_EXHAUSTED; short on the day alone, DAILY_LIMIT", async () => {
+    const key = await spentFreeKey();
+    expect(await credits.balance(key)).toMatchObject({ used: 299, remaining: 1, daily: { remaining: 0 } });
+    expect(await credits.charge(key, 2)).toMatchObject({ ok: false, reason: "CYCLE_EXHAUSTED" });
+    expect(await credits.charge(key, 1)).toMatchObject({ ok: false, reason: "DAILY_LIMIT" });
   });
 
   test("a clock behind the key's issuance (a lagging replica) counts in the first cycle", async () => {
@@ -224,5 +241,24 @@ describe("chargeCredits", () => {
     const res = await app.request("/");
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Credits-Remaining")).toBeNull();
+  });
+
+  test("a free key with one credit left in the cycle and none today gets 429 for a cost of 1, 402 for a cost of 2", async () => {
+    const key = await spentFreeKey();
+    const daily = await meteredApp(asKey(key), 1).app.request("/");
+    expect(daily.status).toBe(429);
+    expect(await daily.json()).toMatchObject({ error: "DAILY_LIMIT_REACHED" });
+    const cycle = await meteredApp(asKey(key), 2).app.request("/");
+    expect(cycle.status).toBe(402);
+    expect(await cycle.json()).toMatchObject({ error: "CREDITS_EXHAUSTED" });
+  });
+
+  test("a paid key's answer whose charge is lost to a concurrent spend is replaced by the 402 refusal", async () => {
+    const key = await newKey("STARTER");
+    await credits.charge(key, 9_997);
+    const raced = await meteredApp(asKey(key), 3, () => credits.charge(key, 1)).app.request("/");
+    expect(raced.status).toBe(402);
+    expect(await raced.json()).toMatchObject({ error: "CREDITS_EXHAUSTED" });
+    expect(await credits.balance(key)).toMatchObject({ used: 9_998 });
   });
 });
