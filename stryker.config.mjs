@@ -49,8 +49,8 @@
  * - chargeCredits.ts creditRefusal, `balance.daily.remaining < cost` -> `true` and `<= cost`: a key is
  *   refused only when spendableNow (min of the cycle's and the day's remainder) is below the cost, so
  *   with `remaining >= cost` the day's remainder is necessarily below it.
- * - createCreditService.ts charge's reason (four mutants: `|| remaining >= cost`, `true && remaining
- *   >= cost`, `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
+ * - createCreditService.ts charge's reason (three mutants: `true && remaining >= cost`,
+ *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
  *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
  *   with both remainders at or above the cost is never refused.
  * - chargeCredits.ts `{ "X-Credits-Remaining": "0" }` -> `{}` on CREDITS_EXHAUSTED: not equivalent by
