@@ -1,0 +1,86 @@
+// @ts-check
+/**
+ * Mutation testing: `npm run mutate` (not part of `npm test` or CI). Mutates the modules where a wrong
+ * answer grants access, money or a false observation, and runs only the fast tests that reach them
+ * (vitest.mutate.config.ts: no devnet), each mutant against the tests that cover it (perTest).
+ * Incremental: reports/stryker-incremental.json is committed, so a run re-tests only mutants whose
+ * code or tests changed; delete it (or pass --force) for a full run.
+ *
+ * Included since their fast tests exist (test/unit/credits.test.ts, on an in-memory PGlite store):
+ * api/access/chargeCredits.ts, api/access/createCreditService.ts.
+ *
+ * To add: api/payments/createPaymentVerifier.ts. Its only tests are the devnet ones (test/access/
+ * purchase.test.ts sends real USDC/ETH payments): it reads the transaction, receipt and block from
+ * RPC providers given as URLs and the `payment`/`chain_head` rows of the index. A fast test needs a
+ * local JSON-RPC stub serving recorded devnet receipts (or a second config with the devnet
+ * globalSetup and a much larger timeout), which this change did not build.
+ *
+ * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
+ * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,
+ *   so the next line returns it unchanged anyway.
+ * - clientAddressKey.ts `[head = ""]` -> other default (no coverage): `split` always yields a first element.
+ * - clientAddressKey.ts `tail === undefined ? [] : parse(tail)` -> `parse(tail)`: parse of undefined is [].
+ * - clientAddressKey.ts dotted-quad regex without `$`: isIPv6 already admitted the address, and a dotted
+ *   quad can only be its last part.
+ * - createAuthFailureGuard.ts keyPrefix "svc_auth_failures" -> "": the limiter is this guard's own
+ *   in-memory store; the prefix only namespaces keys inside it.
+ * - createAuthFailureGuard.ts fingerprint without `.slice(0, 32)`: a longer HMAC is the same map key
+ *   for the same credential (a collision of two different credentials in 128 bits is not observable).
+ * - createAuthFailureGuard.ts `lastPassed !== undefined &&` -> `true &&`: `now() - undefined` is NaN,
+ *   and NaN < trustMs is false.
+ * - createAuthFailureGuard.ts rethrow of a non-RateLimiterRes -> `if (false)`: RateLimiterMemory
+ *   rejects only with RateLimiterRes; the branch guards a library change, unreachable from a test.
+ * - readCredential.ts `?.trim()` removed: header values reach Hono through fetch Headers / Node's
+ *   parser, which already strip surrounding whitespace.
+ * - readCredential.ts Bearer regex `\s*$` -> `\S*$`: `(\S+)` is greedy, so `\S*` matches nothing
+ *   more, and the trailing whitespace `\s*` allowed is stripped by Headers before.
+ * - readCredential.ts `?? ""` -> `?? "Stryker was here!"`: neither string is a Bearer header.
+ * - rejectQueryCredentials.ts `slice(query + 1)` -> `slice(query - 1)`: the first parameter's name
+ *   gains the path's last character and "?"; the name check is anchored at the end and the key shape
+ *   contains no "?", so no verdict changes.
+ * - intentMessage.ts `/^int_/` -> `/int_/`: an intent id is `int_` + 24 hex (IntentIdParam), so the
+ *   first match is at the start.
+ * - intentMessage.ts `!parsed.uri || parsed.chainId === undefined` (three mutants: `if (false)`,
+ *   `&&`, `|| false`): viem's parseSiweMessage yields URI and Chain ID together or neither (a
+ *   message missing one loses both), and `new URL(undefined)` throws into the catch's null.
+ * - confirmations.ts `count > 0n` -> `count >= 0n`: at count 0 both branches return 0.
+ * - chargeCredits.ts `c.res.status < 200 ||` -> `false ||`: a Response's status is 200-599 (fetch
+ *   refuses others), so no answer below 200 reaches this check.
+ * - chargeCredits.ts creditRefusal, `balance.daily.remaining < cost` -> `true` and `<= cost`: a key is
+ *   refused only when spendableNow (min of the cycle's and the day's remainder) is below the cost, so
+ *   with `remaining >= cost` the day's remainder is necessarily below it.
+ * - createCreditService.ts charge's reason (three mutants: `true && remaining >= cost`,
+ *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
+ *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
+ *   with both remainders at or above the cost is never refused.
+ * - chargeCredits.ts `{ "X-Credits-Remaining": "0" }` -> `{}` on CREDITS_EXHAUSTED: not equivalent by
+ *   intent but without effect: the header set with c.header before the refusal wins over the
+ *   refusal's own, so a 402 shows the credits left before the request (stale after a lost race), never
+ *   the "0" this line means. Reported as a finding, not killed; fix the header handling, then test it.
+ */
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutate.config.ts", related: false },
+  coverageAnalysis: "perTest",
+  concurrency: 1,
+  timeoutMS: 10_000,
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
+  reporters: ["clear-text", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+  mutate: [
+    "api/access/readCredential.ts",
+    "api/access/rejectQueryCredentials.ts",
+    "api/access/clientAddressKey.ts",
+    "api/access/createAuthFailureGuard.ts",
+    "api/payments/confirmations.ts",
+    "api/keys/planCatalogue.ts",
+    "api/keys/intentMessage.ts",
+    "api/access/chargeCredits.ts",
+    "api/access/createCreditService.ts",
+  ],
+};

@@ -1,0 +1,98 @@
+import { describe, expect, test } from "vitest";
+import { createAuthFailureGuard } from "../../api/access/createAuthFailureGuard";
+
+const client = "198.51.100.7";
+const neighbour = "203.0.113.9";
+const goodKey = "svc_live_0123456789abcdef0123456789abcdef";
+const guess = (n: number) => `svc_live_guess${n}`;
+
+/** A guard with a clock the test moves. */
+function guard(perMinute: number, options: { trustMs?: number; maxRemembered?: number } = {}) {
+  let at = 1_700_000_000_000;
+  return {
+    guard: createAuthFailureGuard({ perMinute, ...options, now: () => at }),
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
+}
+
+describe("createAuthFailureGuard", () => {
+  test("each unknown credential reserves one failure; once the minute's budget is spent, the client waits the minute out", async () => {
+    const { guard: g } = guard(2);
+    expect(await g.admit(client, guess(1))).toEqual({ ok: true, reserved: true });
+    expect(await g.admit(client, guess(2))).toEqual({ ok: true, reserved: true });
+    expect(await g.admit(client, guess(3))).toEqual({ ok: false, retryAfterSeconds: 60 });
+    // another address has its own budget
+    expect(await g.admit(neighbour, guess(4))).toEqual({ ok: true, reserved: true });
+  });
+
+  test("a reserved failure that turns out wrong costs nothing more", async () => {
+    const { guard: g } = guard(2);
+    await g.failed(client, await g.admit(client, guess(1)));
+    expect(await g.admit(client, guess(2))).toEqual({ ok: true, reserved: true });
+  });
+
+  test("a credential that passes gives its reserved failure back", async () => {
+    const { guard: g } = guard(1);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    expect(await g.admit(client, guess(1))).toEqual({ ok: true, reserved: true });
+  });
+
+  test("a credential that passed is admitted without a reservation from a client whose budget is spent, until trustMs has passed", async () => {
+    const { guard: g, advance } = guard(1, { trustMs: 1_000 });
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.failed(client, await g.admit(client, guess(1)));
+    expect((await g.admit(client, guess(2))).ok).toBe(false);
+    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    advance(999);
+    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    advance(1);
+    expect((await g.admit(client, goodKey)).ok).toBe(false);
+  });
+
+  test("a trusted credential's failure (no reservation) is charged to the client", async () => {
+    const { guard: g } = guard(2);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    const trusted = await g.admit(client, goodKey);
+    expect(trusted).toEqual({ ok: true, reserved: false });
+    await g.failed(client, trusted);
+    await g.failed(client, await g.admit(client, guess(1)));
+    expect((await g.admit(client, guess(2))).ok).toBe(false);
+  });
+
+  test("passing without a reservation gives nothing back", async () => {
+    const { guard: g } = guard(1);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.passed(client, goodKey, await g.admit(client, goodKey)); // trusted: reserved false
+    await g.admit(client, guess(1));
+    expect((await g.admit(client, guess(2))).ok).toBe(false);
+  });
+
+  test("only maxRemembered credentials stay trusted, the one that passed longest ago is forgotten first", async () => {
+    const { guard: g } = guard(1, { maxRemembered: 2 });
+    const [a, b, c] = ["svc_live_a", "svc_live_b", "svc_live_c"];
+    for (const k of [a, b, a, c]) await g.passed(client, k, await g.admit(client, k));
+    await g.admit(client, guess(1)); // spends the budget
+    expect(await g.admit(client, a)).toEqual({ ok: true, reserved: false });
+    expect(await g.admit(client, c)).toEqual({ ok: true, reserved: false });
+    expect((await g.admit(client, b)).ok).toBe(false);
+  });
+
+  test("the trust is per credential, not per client: another key from the same address is not admitted", async () => {
+    const { guard: g } = guard(1);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.admit(client, guess(1));
+    expect((await g.admit(client, `${goodKey}0`)).ok).toBe(false);
+  });
+
+  test("by default a credential that passed stays admitted for 10 minutes", async () => {
+    const { guard: g, advance } = guard(1);
+    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.failed(client, await g.admit(client, guess(1)));
+    advance(9 * 60_000);
+    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    advance(60_000);
+    expect((await g.admit(client, goodKey)).ok).toBe(false);
+  });
+});

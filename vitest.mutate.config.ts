@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The fast tests Stryker runs against each mutant (`npm run mutate`): no devnet, no globalSetup, so
+ * one mutant's run takes milliseconds. Only tests that reach the mutated modules belong here.
+ */
+export default defineConfig({
+  test: {
+    include: ["test/unit/**/*.test.ts", "test/access/clientAddressKey.test.ts"],
+    testTimeout: 10_000,
+    pool: "forks",
+  },
+});
