@@ -53,10 +53,9 @@
  *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
  *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
  *   with both remainders at or above the cost is never refused.
- * - chargeCredits.ts `{ "X-Credits-Remaining": "0" }` -> `{}` on CREDITS_EXHAUSTED: not equivalent by
- *   intent but without effect: the header set with c.header before the refusal wins over the
- *   refusal's own, so a 402 shows the credits left before the request (stale after a lost race), never
- *   the "0" this line means. Reported as a finding, not killed; fix the header handling, then test it.
+ * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
+ * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
+ * asserts it.)
  */
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {

@@ -29,7 +29,9 @@ export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<Acc
     if (c.res.status < 200 || c.res.status >= 300) return;
     const outcome = await credits.charge(principal.key, cost);
     if (!outcome.ok) {
+      // Lost to a concurrent call: the refusal, with the balance as it now stands.
       const refusal = creditRefusal(outcome.balance, cost, opts.clock());
+      c.header("X-Credits-Remaining", String(spendableNow(outcome.balance)));
       c.res = c.json(refusal.body(), refusal.status, refusal.headers);
       return;
     }
@@ -45,13 +47,12 @@ function creditRefusal(balance: CreditBalance, cost: number, now: Date): ApiErro
       "DAILY_LIMIT_REACHED",
       `this free key's ${balance.daily.limit} decisions for today are used; they renew at ${balance.daily.resetsAt}`,
       { resetsAt: balance.daily.resetsAt },
-      { "Retry-After": String(retryAfter), "X-Credits-Remaining": "0" },
+      { "Retry-After": String(retryAfter) },
     );
   }
   return new ApiError(
     "CREDITS_EXHAUSTED",
     `this key's ${balance.allowance} credits for the cycle ending ${balance.cycleEndsAt} are used; upgrade, or wait for the next cycle`,
     { cycleEndsAt: balance.cycleEndsAt },
-    { "X-Credits-Remaining": "0" },
   );
 }

@@ -234,6 +234,8 @@ describe("chargeCredits", () => {
     expect(await res.json()).toMatchObject({ error: "DAILY_LIMIT_REACHED" });
     expect(res.headers.get("Retry-After")).toBe(String(Math.ceil((Date.parse("2026-03-11T00:00:00.000Z") - anchor.getTime()) / 1000)));
     expect(await credits.balance(key)).toMatchObject({ used: 9 });
+    // The balance as it stands after the concurrent spend, not as the request found it (2).
+    expect(res.headers.get("X-Credits-Remaining")).toBe("1");
   });
 
   test("the marketplace gateway's users are not metered here", async () => {
