@@ -35,6 +35,8 @@
  * - readCredential.ts Bearer regex `\s*$` -> `\S*$`: `(\S+)` is greedy, so `\S*` matches nothing
  *   more, and the trailing whitespace `\s*` allowed is stripped by Headers before.
  * - readCredential.ts `?? ""` -> `?? "Stryker was here!"`: neither string is a Bearer header.
+ * - rejectQueryCredentials.ts namesCredential's split `/[[\]]+/` -> `/[[\]]/`: splitting on each bracket
+ *   instead of each run of them only adds empty parts, which name no credential.
  * - rejectQueryCredentials.ts `slice(query + 1)` -> `slice(query - 1)`: the first parameter's name
  *   gains the path's last character and "?"; the name check is anchored at the end and the key shape
  *   contains no "?", so no verdict changes.

@@ -32,9 +32,11 @@ export function rejectQueryCredentials(): MiddlewareHandler {
 
 /**
  * Whether a parameter name names a credential, case and separators ignored; array and object syntax
- * hides nothing: `api_key[]`, `key[0]`, `auth[token]` and `x[api_key]` all do.
+ * hides nothing: each part around the brackets is a name (`api_key[]`, `key[0]`, `x[api_key]`).
  */
 function namesCredential(name: string): boolean {
-  const lower = name.toLowerCase();
-  return [lower.replace(/\[[^\]]*\]/g, ""), ...lower.split(/[[\]]+/)].some((part) => credentialName.test(part.replace(/[-_.\s]/g, "")));
+  return name
+    .toLowerCase()
+    .split(/[[\]]+/)
+    .some((part) => credentialName.test(part.replace(/[-_.\s]/g, "")));
 }

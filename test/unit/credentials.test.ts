@@ -159,6 +159,25 @@ describe("rejectQueryCredentials", () => {
     }
   });
 
+  test("array and object syntax hides no credential name, before, inside or after the brackets", async () => {
+    for (const name of [
+      "api_key[]",
+      "key[0]",
+      "access_token[x]",
+      "x[api_key]",
+      "auth[token]",
+      "filter[page][secret]",
+      "api[]key",
+      "a[b]]token",
+      "[token]",
+    ]) {
+      expect(await answer(`/capabilities?${encodeURIComponent(name)}=abc`), name).toEqual(refused);
+    }
+    for (const name of ["page[0]", "filter[status]", "sort[]", "keyring[x]", "q[tokenizer]", "x[]y"]) {
+      expect(await answer(`/capabilities?${encodeURIComponent(name)}=1`), name).toEqual(passed);
+    }
+  });
+
   test("a name that only contains a credential word, not ending with it, passes", async () => {
     for (const name of ["keyring", "tokenizer", "author_id", "sessions_count", "signatures_page"]) {
       expect(await answer(`/capabilities?${name}=1`), name).toEqual(passed);
