@@ -51,20 +51,28 @@ export const trackedToken = onchainTable(
 );
 
 /**
- * Indexed pools (those holding at least one verified tracked token): the latest state, the block it was
- * observed at, and the volume of the swaps kept in `swap`, i.e. those after `volumeSince`.
+ * Indexed pools (those holding at least one verified tracked token, native ETH counting as WETH): the
+ * latest state, the block it was observed at, and the volume of the swaps kept in `swap`, i.e. those
+ * after `volumeSince`.
  */
 export const pool = onchainTable(
   "pool",
   (t) => ({
     chainId: t.integer().notNull(),
+    /** The pool's address; for a Uniswap V4 pool (which lives in the PoolManager) its 32-byte pool id. */
     address: t.hex().notNull(),
     kind: t.text().$type<IndexedPoolKind>().notNull(),
+    /** The factory that created the pool; the PoolManager for Uniswap V4 pools. */
     factory: t.hex().notNull(),
+    /** Token addresses; the zero address is native ETH (Uniswap V4 only). */
     token0: t.hex().notNull(),
     token1: t.hex().notNull(),
-    /** Uniswap V3 fee tier in hundredths of a bip; null for other kinds. */
+    /** Fee tier in hundredths of a bip of V3-style and V4 pools (0x800000: a V4 dynamic fee); null for other kinds. */
     fee: t.integer(),
+    /** Tick spacing of V3-style and V4 pools; null for the others. */
+    tickSpacing: t.integer(),
+    /** A Uniswap V4 pool's hooks contract (its low 14 bits are its permissions); null for other kinds. */
+    hooks: t.hex(),
     /** Reserves of V2-style and Aerodrome pools; null for V3-style pools. */
     reserve0: t.bigint(),
     reserve1: t.bigint(),
@@ -80,6 +88,26 @@ export const pool = onchainTable(
     volumeSince: t.bigint().notNull(),
   }),
   (table) => ({ pk: primaryKey({ columns: [table.chainId, table.address] }) }),
+);
+
+/**
+ * The initialized ticks of indexed V3-style and V4 pools (from `Mint`/`Burn` and `ModifyLiquidity`, or read
+ * at the start block in curated mode): crossing `tick` upwards adds `liquidityNet` to the in-range
+ * liquidity. What makes a concentrated pool's depth exact across ticks. Rows whose gross liquidity falls
+ * to zero are deleted.
+ */
+export const poolTick = onchainTable(
+  "pool_tick",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    /** `pool.address` of the pool. */
+    pool: t.hex().notNull(),
+    tick: t.integer().notNull(),
+    /** Signed. */
+    liquidityNet: t.bigint().notNull(),
+    liquidityGross: t.bigint().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.chainId, table.pool, table.tick] }) }),
 );
 
 /**

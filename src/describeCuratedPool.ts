@@ -71,6 +71,8 @@ export async function describeCuratedPool(
         const liquidity = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "liquidity" });
         return { ok: true, pool: { ...identity, factory: factories.uniswapV3, fee, sqrtPriceX96, tick, liquidity } };
       }
+      case "uniswap-v4":
+        return { ok: false, reason: "a Uniswap V4 pool is not a contract of its own: it is curated by pool id" };
       case "slipstream": {
         const tickSpacing = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "tickSpacing" });
         const refusal = await listedBy(factories.slipstream, (f) =>
