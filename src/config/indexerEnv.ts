@@ -2,14 +2,7 @@ import { type Address, getAddress } from "viem";
 import { z } from "zod";
 
 /** The pool families the indexer reads; Slipstream CL pools emit Uniswap V3's events. */
-export const IndexedPoolKind = z.enum([
-  "uniswap-v2",
-  "uniswap-v3",
-  "uniswap-v4",
-  "slipstream",
-  "aerodrome-volatile",
-  "aerodrome-stable",
-]);
+export const IndexedPoolKind = z.enum(["uniswap-v2", "uniswap-v3", "uniswap-v4", "slipstream", "aerodrome-volatile", "aerodrome-stable"]);
 export type IndexedPoolKind = z.infer<typeof IndexedPoolKind>;
 
 export type TokenSpec = { symbol: string; address: Address; decimals: number };
