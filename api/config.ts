@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { zeroAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
+import { baseBlockTimeSeconds } from "../base/baseChain";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
@@ -127,6 +128,12 @@ export const EnvSchema = z.object({
   INTENTS_MAX_PER_CLIENT_PER_HOUR: positiveCount.default(defaultAbuseLimits.maxIntentsPerClientPerHour),
   /** Failed authentications (API key, gateway proxy secret, operator token) per client address per minute. */
   AUTH_FAILURES_PER_MINUTE: positiveCount.default(defaultAbuseLimits.maxAuthFailuresPerMinute),
+  /** Blocks the index may trail the chain head before market answers (and /v1/status) call it stale. */
+  MARKET_MAX_INDEX_LAG_BLOCKS: positiveCount.default(10),
+  /** USD depth within ±2% below which a pool does not set a token's price (thin or manipulable pools). */
+  MARKET_MIN_POOL_DEPTH_USD: z.coerce.number().int().min(0).default(50_000),
+  /** Blocks back from the index head that whale signals look at (43,200: 24 hours of Base blocks). */
+  WHALE_SIGNALS_WINDOW_BLOCKS: positiveCount.default(43_200),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
@@ -154,6 +161,7 @@ export type Config = {
   devnet: { port: number; blockTime: number; traffic: boolean };
   payoutAddress: string | undefined;
   indexer: IndexerSettings;
+  market: { maxIndexLagBlocks: number; minPoolDepthUsd: number; whaleWindowBlocks: number };
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
   /** The API's read-write store: schema `app` of DATABASE_URL, or its own PGlite directory. */
@@ -191,6 +199,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mainnet && e.API_KEY_PEPPER === undefined) {
     throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
   }
+  if (e.WHALE_SIGNALS_WINDOW_BLOCKS * baseBlockTimeSeconds > e.INDEXER_WHALE_WINDOW_SECONDS) {
+    throw new ConfigError(
+      `invalid configuration: WHALE_SIGNALS_WINDOW_BLOCKS: ${e.WHALE_SIGNALS_WINDOW_BLOCKS} blocks reach past the indexed whale window (INDEXER_WHALE_WINDOW_SECONDS=${e.INDEXER_WHALE_WINDOW_SECONDS})`,
+    );
+  }
   if (e.INDEXER_PORT === e.PORT) {
     throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
   }
@@ -208,6 +221,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devnet: { port: e.DEVNET_PORT, blockTime: e.DEVNET_BLOCK_TIME, traffic: e.DEVNET_TRAFFIC },
     payoutAddress: e.PAYOUT_ADDRESS,
     indexer: indexerSettings(e),
+    market: {
+      maxIndexLagBlocks: e.MARKET_MAX_INDEX_LAG_BLOCKS,
+      minPoolDepthUsd: e.MARKET_MIN_POOL_DEPTH_USD,
+      whaleWindowBlocks: e.WHALE_SIGNALS_WINDOW_BLOCKS,
+    },
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
     appStore: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.APP_PGLITE_DIR },
     access: {

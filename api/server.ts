@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { baseChainId, baseUsdc, baseWeth } from "../base/baseChain";
+import { baseChainId } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -8,18 +8,15 @@ import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
 import { createObservationCache } from "./capability/createObservationCache";
 import { demoSamples } from "./capability/demoSamples";
+import { probeProvider } from "./chain/probeProvider";
 import { resolveProviders } from "./chain/providers";
 import { type Config, loadConfig } from "./config";
+import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
+import { createReadMarket, marketRules } from "./market/readMarket";
 import { createAppStore } from "./store/createAppStore";
-
-/** Pools with less USDC than this (50,000 USDC, DefiLlama's floor) behind their price do not set ETH's price. */
-const minEthQuoteDepthUsdc = 50_000n * 10n ** 6n;
-
-/** Blocks the index may trail the chain before market answers refuse it as stale. */
-const maxIndexLagBlocks = 30;
 
 /** Builds the API as the server runs it: configuration from the environment, Ponder's read-only db. */
 export function createServerApp(indexDb: IndexDb, config: Config = loadConfig()) {
@@ -27,6 +24,15 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
   const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));
   const payoutAddress = (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null;
+  const { maxIndexLagBlocks } = config.market;
+  const readMarket = createReadMarket({
+    indexDb,
+    chainId: baseChainId,
+    providers,
+    readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000)),
+    maxIndexLagBlocks,
+    rules: marketRules(config.market.minPoolDepthUsd, config.indexer.volumeWindowSeconds),
+  });
   return createApp({
     status: {
       indexDb,
@@ -56,14 +62,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       providers,
       indexDb,
       payTo: payoutAddress,
-      ethQuote: createEthQuote({
-        indexDb,
-        chainId: baseChainId,
-        weth: baseWeth,
-        usdc: baseUsdc,
-        minDepthUsdc: minEthQuoteDepthUsdc,
-        maxAgeSeconds: 60,
-      }),
+      ethQuote: createEthQuote(readMarket),
       rateLimits: onePerProcess("rateLimits", () =>
         createRateLimits({ redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined }),
       ),
@@ -72,5 +71,6 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       operatorBootstrapToken: config.access.operatorBootstrapToken,
       limits: config.access.limits,
     }),
+    market: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
   });
 }

@@ -14,3 +14,9 @@ export const AddressParam = z
 
 /** An address in an answer (the records' schemas, from which the OpenAPI document is built). */
 export const WireAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>;
+
+/**
+ * A token symbol as a path segment: any text up to 32 characters, so that an untracked symbol reaches the
+ * route (404 with the supported list) rather than failing validation; only absurd lengths are a 400.
+ */
+export const SymbolParam = z.string().min(1).max(32, "a token symbol has at most 32 characters");

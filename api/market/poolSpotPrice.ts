@@ -1,5 +1,4 @@
-/** An exact non-negative rational: numerator over denominator, both base units. */
-export type Ratio = { num: bigint; den: bigint };
+import type { Ratio } from "./ratio";
 
 /** The indexed state of one pool, as the `pool` table holds it. */
 export type IndexedPoolState = {

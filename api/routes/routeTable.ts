@@ -3,8 +3,12 @@ import { AuditResponse, ScoreResponse } from "../capability/AuditResponse";
 import { TransactionPreflightRequest } from "../capability/preflightTransaction";
 import { TransactionPreflightResponse } from "../capability/TransactionPreflightResponse";
 import { StatusReport } from "../health/StatusReport";
-import { AddressParam } from "../http/params";
+import { AddressParam, SymbolParam } from "../http/params";
 import { IntentEnvelope, IssuedKey, KeySelf, Plans, PurchaseIntent, RecoveryIntent, RevokeResult } from "../keys/records";
+import { DexMetricsResponse } from "../market/DexMetricsResponse";
+import { marketSymbols } from "../market/marketSymbols";
+import { TokenPriceResponse } from "../market/TokenPriceResponse";
+import { WhaleSignalsResponse } from "../market/WhaleSignalsResponse";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
 import { defineRoute, jsonRequestBody, type RouteDefinition } from "./defineRoute";
 
@@ -136,6 +140,38 @@ export const routes = {
     request: addressPath,
     responses: { 200: { description: "ScoreResponse", schema: ScoreResponse, headers: meteredHeaders } },
     errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_ADDRESS", ...observationErrors],
+  }),
+  dexMetrics: defineRoute({
+    method: "get",
+    path: "/v1/dex/metrics",
+    summary: "Reserves, ±2% depth and 24 h volume summed over the tracked pools, with the exact coverage",
+    access: "apiKeyOrX402",
+    credits: 1,
+    x402PriceUsd: 0.01,
+    responses: { 200: { description: "DexMetricsResponse", schema: DexMetricsResponse, headers: meteredHeaders } },
+    errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
+  }),
+  tokenPrice: defineRoute({
+    method: "get",
+    path: "/v1/token/price/{symbol}",
+    summary: "USD price of a tracked token: the median of its up-to-five deepest indexed pools",
+    description: `Symbols: ${marketSymbols.join(", ")}, matched case-insensitively (the answer spells it canonically). An untracked symbol is 404 UNKNOWN_SYMBOL with the supported list.`,
+    access: "apiKeyOrX402",
+    credits: 1,
+    x402PriceUsd: 0.005,
+    request: { params: z.object({ symbol: SymbolParam }) },
+    responses: { 200: { description: "TokenPriceResponse", schema: TokenPriceResponse, headers: meteredHeaders } },
+    errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_PARAMETER", "UNKNOWN_SYMBOL", ...observationErrors],
+  }),
+  whaleSignals: defineRoute({
+    method: "get",
+    path: "/v1/whales/signals",
+    summary: "The newest (at most 50) tracked-token transfers at or above their threshold, in a bounded recent block window",
+    access: "apiKeyOrX402",
+    credits: 1,
+    x402PriceUsd: 0.02,
+    responses: { 200: { description: "WhaleSignalsResponse", schema: WhaleSignalsResponse, headers: meteredHeaders } },
+    errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
   }),
   preflight: defineRoute({
     method: "post",

@@ -1,13 +1,16 @@
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import { type Address, getAddress, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IndexDb } from "../../api/index/indexDb";
 import { readChainHead } from "../../api/index/readChainHead";
 import { readPaymentsByTxHash } from "../../api/index/readPayments";
-import { readPairPools, readPools } from "../../api/index/readPools";
+import { readPools } from "../../api/index/readPools";
+import { readPoolTicks } from "../../api/index/readPoolTicks";
+import { readSwapVolumes } from "../../api/index/readSwapVolumes";
+import { readTrackedTokens } from "../../api/index/readTrackedTokens";
 import { readWhaleTransfers } from "../../api/index/readWhaleTransfers";
-import { chainHead, payment, pool, whaleTransfer } from "../../ponder.schema";
+import { chainHead, payment, pool, poolTick, swap, trackedToken, whaleTransfer } from "../../ponder.schema";
 
 const pglite = new PGlite();
 const db = drizzle(pglite);
@@ -55,9 +58,16 @@ beforeAll(async () => {
       block_number numeric(78) NOT NULL, block_hash text NOT NULL, timestamp numeric(78) NOT NULL, "from" text NOT NULL, "to" text NOT NULL,
       amount numeric(78) NOT NULL);
     CREATE TABLE pool (chain_id integer NOT NULL, address text NOT NULL, kind text NOT NULL, factory text NOT NULL, token0 text NOT NULL,
-      token1 text NOT NULL, fee integer, reserve0 numeric(78), reserve1 numeric(78), sqrt_price_x_96 numeric(78), liquidity numeric(78),
+      token1 text NOT NULL, fee integer, tick_spacing integer, hooks text, reserve0 numeric(78), reserve1 numeric(78), sqrt_price_x_96 numeric(78), liquidity numeric(78),
       tick integer, block_number numeric(78) NOT NULL, volume0 numeric(78) NOT NULL, volume1 numeric(78) NOT NULL,
       volume_since numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
+    CREATE TABLE pool_tick (chain_id integer NOT NULL, pool text NOT NULL, tick integer NOT NULL, liquidity_net numeric(78) NOT NULL,
+      liquidity_gross numeric(78) NOT NULL, PRIMARY KEY (chain_id, pool, tick));
+    CREATE TABLE swap (chain_id integer NOT NULL, block_number numeric(78) NOT NULL, log_index integer NOT NULL, pool text NOT NULL,
+      timestamp numeric(78) NOT NULL, amount0_in numeric(78) NOT NULL, amount1_in numeric(78) NOT NULL, amount0_out numeric(78) NOT NULL,
+      amount1_out numeric(78) NOT NULL, PRIMARY KEY (chain_id, block_number, log_index));
+    CREATE TABLE tracked_token (chain_id integer NOT NULL, address text NOT NULL, symbol text NOT NULL, decimals integer, status text NOT NULL,
+      reason text, whale_threshold numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
     CREATE TABLE whale_transfer (chain_id integer NOT NULL, tx_hash text NOT NULL, log_index integer NOT NULL, token text NOT NULL,
       block_number numeric(78) NOT NULL, timestamp numeric(78) NOT NULL, "from" text NOT NULL, "to" text NOT NULL, amount numeric(78) NOT NULL,
       PRIMARY KEY (chain_id, tx_hash, log_index));`);
@@ -98,7 +108,7 @@ describe("reads of the indexed tables", () => {
     expect(await readPaymentsByTxHash(indexDb, 8453, `0x${"cd".repeat(32)}`)).toEqual([]);
   });
 
-  test("readPools and readPairPools: the chain's pools; a pair in either order and of the given kinds", async () => {
+  test("readPools: the chain's pools", async () => {
     await db
       .insert(pool)
       .values([
@@ -114,12 +124,64 @@ describe("reads of the indexed tables", () => {
       address(0x12),
       address(0x13),
     ]);
-    const pair = await readPairPools(indexDb, 8453, { tokens: [getAddress(usdc), getAddress(weth)], kinds: ["uniswap-v2", "uniswap-v3"] });
-    expect(pair.map((p) => p.address).sort()).toEqual([address(0x10), address(0x11)]);
-    expect(pair.find((p) => p.address === address(0x10))).toMatchObject({ reserve0: 10n, reserve1: 20n, blockNumber: 5n });
+    const rows = await readPools(indexDb, 8453);
+    expect(rows.find((p) => p.address === address(0x10))).toMatchObject({ reserve0: 10n, reserve1: 20n, blockNumber: 5n, hooks: null });
   });
 
-  test("readWhaleTransfers: the chain's transfers since a time, newest first, at most `limit`", async () => {
+  test("readPoolTicks: the chain's initialized ticks by pool, ascending, signed net liquidity kept", async () => {
+    const tick = (chainId: number, poolNumber: number, t: number, net: bigint) => ({
+      chainId,
+      pool: address(poolNumber),
+      tick: t,
+      liquidityNet: net,
+      liquidityGross: net < 0n ? -net : net,
+    });
+    await db
+      .insert(poolTick)
+      .values([tick(8453, 0x11, 60, -5n), tick(8453, 0x11, -60, 5n), tick(8453, 0x12, 0, 7n), tick(otherChain, 0x11, 0, 1n)]);
+    const ticks = await readPoolTicks(indexDb, 8453);
+    expect([...ticks.keys()].sort()).toEqual([address(0x11), address(0x12)]);
+    expect(ticks.get(address(0x11))?.map((t) => [t.tick, t.liquidityNet])).toEqual([
+      [-60, 5n],
+      [60, -5n],
+    ]);
+  });
+
+  test("readSwapVolumes: per pool, both tokens' in plus out of the swaps after a time, and their count", async () => {
+    const row = (blockNumber: bigint, poolNumber: number, timestamp: bigint, chainId = 8453) => ({
+      chainId,
+      blockNumber,
+      logIndex: 0,
+      pool: address(poolNumber),
+      timestamp,
+      amount0In: 10n,
+      amount1In: 0n,
+      amount0Out: 0n,
+      amount1Out: 30n,
+    });
+    await db
+      .insert(swap)
+      .values([row(1n, 0x10, 100n), row(2n, 0x10, 200n), row(3n, 0x10, 300n), row(4n, 0x11, 300n), row(5n, 0x10, 300n, otherChain)]);
+    const volumes = await readSwapVolumes(indexDb, 8453, 100n);
+    expect(volumes.get(address(0x10))).toEqual({ volume0: 20n, volume1: 60n, swaps: 2 });
+    expect(volumes.get(address(0x11))).toEqual({ volume0: 10n, volume1: 30n, swaps: 1 });
+    expect(volumes.size).toBe(2);
+  });
+
+  test("readTrackedTokens: the chain's tokens, verified and refused", async () => {
+    await db.insert(trackedToken).values([
+      { chainId: 8453, address: usdc, symbol: "USDC", decimals: 6, status: "verified", reason: null, whaleThreshold: 1n },
+      { chainId: 8453, address: dai, symbol: "DAI", decimals: null, status: "refused", reason: "no code", whaleThreshold: 1n },
+      { chainId: otherChain, address: weth, symbol: "WETH", decimals: 18, status: "verified", reason: null, whaleThreshold: 1n },
+    ]);
+    const tokens = await readTrackedTokens(indexDb, 8453);
+    expect(tokens.map((t) => [t.symbol, t.status]).sort()).toEqual([
+      ["DAI", "refused"],
+      ["USDC", "verified"],
+    ]);
+  });
+
+  test("readWhaleTransfers: the chain's transfers in a block range, newest first, at most `limit`", async () => {
     await db
       .insert(whaleTransfer)
       .values([
@@ -129,13 +191,17 @@ describe("reads of the indexed tables", () => {
         whaleRow(8453, 30n, 1),
         whaleRow(otherChain, 40n, 0),
       ]);
-    const since = whaleRow(8453, 20n, 0).timestamp;
-    const recent = await readWhaleTransfers(indexDb, 8453, { since, limit: 50 });
+    const recent = await readWhaleTransfers(indexDb, 8453, { fromBlock: 20n, toBlock: 30n, limit: 50 });
     expect(recent.map((w) => [w.blockNumber, w.logIndex])).toEqual([
       [30n, 1],
       [20n, 3],
       [20n, 0],
     ]);
-    expect(await readWhaleTransfers(indexDb, 8453, { since, limit: 2 })).toEqual(recent.slice(0, 2));
+    expect(await readWhaleTransfers(indexDb, 8453, { fromBlock: 20n, toBlock: 30n, limit: 2 })).toEqual(recent.slice(0, 2));
+    expect((await readWhaleTransfers(indexDb, 8453, { fromBlock: 10n, toBlock: 20n, limit: 50 })).map((w) => w.blockNumber)).toEqual([
+      20n,
+      20n,
+      10n,
+    ]);
   });
 });

@@ -1,10 +1,25 @@
 import type { AppDeps } from "../../api/app";
 import { createObservationCache } from "../../api/capability/createObservationCache";
 import { demoSamples } from "../../api/capability/demoSamples";
+import { probeProvider } from "../../api/chain/probeProvider";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
+import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
+
+/** The market routes over `indexDb`, with the devnet as the one trusted provider and the default rules. */
+export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIndexLagBlocks = 10): AppDeps["market"] {
+  const readMarket = createReadMarket({
+    indexDb,
+    chainId: 8453,
+    providers,
+    readHead: probeProvider,
+    maxIndexLagBlocks,
+    rules: marketRules(50_000, 86_400),
+  });
+  return { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 };
+}
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
@@ -21,6 +36,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
     },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
     access: testAccessDeps(manifest, indexDb),
+    market: testMarketDeps(providers, indexDb),
     ...overrides,
   };
 }

@@ -34,6 +34,8 @@ const root = resolve(import.meta.dirname, "..", "..");
 export async function startIndexer(options: {
   manifestPath: string;
   databaseUrl?: string;
+  /** Run on `databaseUrl` itself (a restart on the database an earlier run made), not a throwaway copy. */
+  reuseDatabase?: boolean;
   env?: Record<string, string>;
 }): Promise<RunningIndexer> {
   const schema = "svc_test";
@@ -41,7 +43,9 @@ export async function startIndexer(options: {
   const apiPort = await freePort();
   let backend: IndexerBackend;
   let dropDatabase = async () => {};
-  if (options.databaseUrl) {
+  if (options.databaseUrl && options.reuseDatabase) {
+    backend = { kind: "postgres", url: options.databaseUrl };
+  } else if (options.databaseUrl) {
     const db = await createThrowawayDatabase(options.databaseUrl);
     backend = { kind: "postgres", url: db.url };
     dropDatabase = db.drop;

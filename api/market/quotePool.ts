@@ -1,0 +1,49 @@
+import type { IndexedPool } from "../index/readPools";
+import { type BandDepth, concentratedBandDepth, concentratedHoldings, constantProductBandDepth, type TickLiquidity } from "./bandDepth";
+import { poolSpotPrice } from "./poolSpotPrice";
+import type { Ratio } from "./ratio";
+import { stableCurveBandDepth } from "./stableCurveDepth";
+
+/** Why a pool is listed but does not set a price. */
+export type PoolFlag = "HOOK_CAN_CHANGE_SWAP" | "INCONSISTENT_TICKS" | "EMPTY";
+
+/**
+ * Uniswap V4 hook permissions (the low bits of the hooks address) that let a hook change what a swap
+ * pays or receives: beforeSwap (bit 7), afterSwap (6), beforeSwapReturnDelta (3), afterSwapReturnDelta (2).
+ */
+const swapChangingHookBits = (1n << 7n) | (1n << 6n) | (1n << 3n) | (1n << 2n);
+
+export function hookCanChangeSwap(hooks: string | null): boolean {
+  return hooks !== null && (BigInt(hooks) & swapChangingHookBits) !== 0n;
+}
+
+/** One indexed pool as the market sees it: its spot price, ±2% depth and holdings in base units, and flags. */
+export type PoolQuote = {
+  pool: IndexedPool;
+  /** token1 base units per token0 base unit; null for an empty pool. */
+  spot: Ratio | null;
+  depth: BandDepth | null;
+  holdings: { amount0: bigint; amount1: bigint } | null;
+  flags: PoolFlag[];
+};
+
+/** Quotes one pool from its indexed state (and, for concentrated pools, its initialized ticks, ascending). */
+export function quotePool(pool: IndexedPool, ticks: readonly TickLiquidity[], decimals0: number, decimals1: number): PoolQuote {
+  const flags: PoolFlag[] = hookCanChangeSwap(pool.hooks) ? ["HOOK_CAN_CHANGE_SWAP"] : [];
+  const spot = poolSpotPrice(pool, decimals0, decimals1);
+  if (!spot || spot.num === 0n) return { pool, spot: null, depth: null, holdings: null, flags: [...flags, "EMPTY"] };
+  if (pool.sqrtPriceX96 !== null && pool.liquidity !== null && pool.tick !== null) {
+    const state = { sqrtPriceX96: pool.sqrtPriceX96, tick: pool.tick, liquidity: pool.liquidity };
+    const depth = concentratedBandDepth(state, ticks);
+    const holdings = concentratedHoldings(state, ticks);
+    const consistent = depth !== null && holdings !== null;
+    return { pool, spot, depth, holdings, flags: consistent ? flags : [...flags, "INCONSISTENT_TICKS"] };
+  }
+  const reserve0 = pool.reserve0 ?? 0n;
+  const reserve1 = pool.reserve1 ?? 0n;
+  const depth =
+    pool.kind === "aerodrome-stable"
+      ? stableCurveBandDepth(reserve0, reserve1, decimals0, decimals1)
+      : constantProductBandDepth(reserve0, reserve1);
+  return { pool, spot, depth, holdings: { amount0: reserve0, amount1: reserve1 }, flags };
+}

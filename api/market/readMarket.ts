@@ -1,0 +1,94 @@
+import type { ObservationBlock } from "../chain/ObservationBlock";
+import { pinObservationBlock } from "../chain/pinObservationBlock";
+import type { ReadHead } from "../chain/probeProvider";
+import type { RpcProvider } from "../chain/providers";
+import { failure, type Result, success } from "../errors";
+import type { IndexDb } from "../index/indexDb";
+import { readChainHead } from "../index/readChainHead";
+import { buildMarketSnapshot, type MarketRules, type MarketSnapshot } from "./buildMarketSnapshot";
+import type { MarketProvenance } from "./MarketProvenance";
+import { parStableSymbols } from "./marketSymbols";
+
+export type ReadMarketDeps = {
+  indexDb: IndexDb;
+  chainId: number;
+  providers: readonly RpcProvider[];
+  /** How provider heads are read: shared across requests for up to a second (api/health/shareHeadReads.ts). */
+  readHead: ReadHead;
+  /** Blocks the index may trail the chain head before market answers refuse it as stale. */
+  maxIndexLagBlocks: number;
+  rules: MarketRules;
+};
+
+/** The rules the service prices by: the par stablecoins, the spec's five deepest pools, a configured minimum depth. */
+export function marketRules(minPoolDepthUsd: number, volumeWindowSeconds: number): MarketRules {
+  return { parStableSymbols, minDepthUsd: { num: BigInt(minPoolDepthUsd), den: 1n }, maxPools: 5, volumeWindowSeconds };
+}
+
+/** The market at the newest indexed block, with where it came from. */
+export type MarketReading = { snapshot: MarketSnapshot; provenance: MarketProvenance };
+
+export type ReadMarket = () => Promise<Result<MarketReading>>;
+
+/**
+ * The market as the index-backed routes answer from it, or why not (503 DATA_SOURCE_UNAVAILABLE): the
+ * chain head must be pinned at evidence grade, and the index must be within `maxIndexLagBlocks` of it.
+ * One snapshot is built per indexed block and shared by every request that reads that block; while it
+ * is being built, requests wait for the same build.
+ */
+export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
+  let cached: { hash: string; snapshot: Promise<MarketSnapshot | null> } | null = null;
+
+  const snapshotAt = async (hash: string) => {
+    if (cached?.hash !== hash) {
+      const snapshot = buildMarketSnapshot(deps.indexDb, deps.chainId, deps.rules);
+      cached = { hash, snapshot };
+      // A failed build is not kept: the next request tries again.
+      snapshot.catch(() => {
+        if (cached?.snapshot === snapshot) cached = null;
+      });
+    }
+    return cached.snapshot;
+  };
+
+  return async () => {
+    const observationBlock = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, readHead: deps.readHead });
+    if (!observationBlock.evidenceGrade || observationBlock.blockNumber === null) {
+      return unavailable(`the chain head cannot be read at evidence grade (${observationBlock.reason})`, observationBlock);
+    }
+    let latest: MarketSnapshot | null;
+    try {
+      latest = await snapshotAt((await readChainHead(deps.indexDb, deps.chainId))?.hash ?? "none");
+    } catch {
+      return unavailable("the index store cannot be read", observationBlock);
+    }
+    if (!latest) return unavailable("the index has no consistent head yet", observationBlock);
+    const headBlock = Number(latest.head.number);
+    // The pinned head is shared for up to a second, so the index may be a block past it: that is no lag.
+    const lagBlocks = Math.max(0, observationBlock.blockNumber - headBlock);
+    if (lagBlocks > deps.maxIndexLagBlocks) {
+      return unavailable(
+        `the index is ${lagBlocks} blocks behind the chain head (the bound is ${deps.maxIndexLagBlocks}): no stale value is served`,
+        observationBlock,
+      );
+    }
+    return success({
+      snapshot: latest,
+      provenance: {
+        source: "INDEX",
+        observationBlock,
+        index: {
+          headBlock,
+          headHash: latest.head.hash,
+          headTimestamp: new Date(Number(latest.head.timestamp) * 1000).toISOString(),
+          lagBlocks,
+          maxLagBlocks: deps.maxIndexLagBlocks,
+        },
+      },
+    });
+  };
+}
+
+function unavailable(message: string, observationBlock: ObservationBlock) {
+  return failure("DATA_SOURCE_UNAVAILABLE", message, { observationBlock });
+}

@@ -1,0 +1,276 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { type Address, erc20Abi, parseAbiItem } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
+import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
+import { createApp } from "../../api/app";
+import type { IndexDb } from "../../api/index/indexDb";
+import { DexMetricsResponse } from "../../api/market/DexMetricsResponse";
+import { marketSymbols } from "../../api/market/marketSymbols";
+import { isqrt } from "../../api/market/ratio";
+import { TokenPriceResponse } from "../../api/market/TokenPriceResponse";
+import { WhaleSignalsResponse } from "../../api/market/WhaleSignalsResponse";
+import { createDevnetClient } from "../../devnet/client";
+import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
+import { testAppDeps, testMarketDeps } from "../support/app";
+import { testClient, testManifest } from "../support/devnet";
+import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
+
+// The index is read live by the in-process API while Ponder writes it: that needs Postgres (PGlite allows
+// one process at a time). `.ci/run` sets DATABASE_URL.
+const databaseUrl = process.env.DATABASE_URL;
+const manifest = testManifest();
+const client = testClient(manifest);
+const maxIndexLagBlocks = 3;
+const relative = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
+
+describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () => {
+  let indexer: RunningIndexer | undefined;
+  let indexUrl: string | undefined;
+  /** Drops the throwaway database the first run made (a restart reuses it). */
+  let dropIndex = async () => {};
+  let pool: pg.Pool;
+  let app: ReturnType<typeof createApp>;
+  const keys: string[] = [];
+  let calls = 0;
+  /** A GET with a free key (10 calls a day each): the next key before one is spent. */
+  const get = (path: string) => app.request(path, { headers: { "x-api-key": keys[Math.floor(calls++ / 9)] ?? "" } });
+
+  /** Starts Ponder on the test devnet: a throwaway database the first time, the same one on a restart. */
+  const startIndexing = async () => {
+    indexer = indexUrl
+      ? await startIndexer({ manifestPath: inject("manifestPath"), databaseUrl: indexUrl, reuseDatabase: true })
+      : await startIndexer({ manifestPath: inject("manifestPath"), databaseUrl });
+    return indexer;
+  };
+  const indexedHead = async () => {
+    const head = await client.getBlockNumber();
+    await waitFor(
+      "the index to reach the chain head",
+      () => indexer?.indexedBlock() ?? Promise.resolve(null),
+      (n) => n !== null && n >= Number(head),
+      120_000,
+      indexer,
+    );
+    return head;
+  };
+
+  beforeAll(async () => {
+    await startIndexing();
+    if (indexer?.backend.kind !== "postgres") throw new Error("expected a Postgres indexer");
+    indexUrl = indexer.backend.url;
+    dropIndex = indexer.cleanup;
+    pool = new pg.Pool({ connectionString: indexUrl, max: 4, options: `-c search_path=${indexer.schema}` });
+    pool.on("error", () => {});
+    const indexDb = drizzle(pool) as unknown as IndexDb;
+    const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+    app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, maxIndexLagBlocks) });
+    for (const i of [12, 13, 14, 15, 16]) keys.push(await freeKey(app, i));
+    await indexedHead();
+  }, 240_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await indexer?.stop();
+    await dropIndex();
+  });
+
+  test("behavior: every tracked symbol has a price, case-insensitively, that the chain's own reads reproduce", async () => {
+    const head = await indexedHead();
+    const answers = new Map<string, TokenPriceResponse>();
+    for (const symbol of marketSymbols) {
+      const res = await get(`/v1/token/price/${symbol === "cbBTC" ? "CBbtc" : symbol.toLowerCase()}`);
+      expect(res.status, symbol).toBe(200);
+      expect(res.headers.get("x-service-trust-level")).toBe("TRUSTED_PRIMARY");
+      const body = TokenPriceResponse.parse(await res.json());
+      expect(body.symbol).toBe(symbol);
+      expect(body.provenance).toMatchObject({ source: "INDEX", index: { headBlock: Number(head), lagBlocks: 0 } });
+      answers.set(symbol, body);
+    }
+    const wethUsd = Number(answers.get("WETH")?.priceUsd);
+    expect(answers.get("ETH")?.priceUsd).toBe(answers.get("WETH")?.priceUsd);
+    for (const [symbol, body] of answers) {
+      // Each pool's price, recomputed from its state on chain at the index head.
+      const recomputed: number[] = [];
+      for (const p of body.pools) {
+        const quoteUsd = p.route === "VIA_WETH" ? wethUsd : 1;
+        const usd = (await poolPrice(p.address as Address, body.token.address as Address, head)) * quoteUsd;
+        expect(relative(Number(p.priceUsd), usd), `${symbol} ${p.address}`).toBeLessThan(1e-9);
+        recomputed.push(usd);
+      }
+      recomputed.sort((a, b) => a - b);
+      const mid = Math.floor(recomputed.length / 2);
+      const median =
+        recomputed.length % 2 ? (recomputed[mid] as number) : ((recomputed[mid - 1] as number) + (recomputed[mid] as number)) / 2;
+      expect(relative(Number(body.priceUsd), median), symbol).toBeLessThan(1e-9);
+      expect(body.pools.length).toBeGreaterThan(0);
+      expect(body.pools.length).toBeLessThanOrEqual(5);
+      // Deepest first, at least the minimum depth, and nothing deeper was left out for depth.
+      const depths = body.pools.map((p) => Number(p.depthUsd));
+      expect([...depths].sort((a, b) => b - a)).toEqual(depths);
+      expect(depths.every((d) => d >= 50_000)).toBe(true);
+      for (const e of body.excluded.filter((x) => x.reason === "NOT_AMONG_DEEPEST")) {
+        expect(Number(e.depthUsd)).toBeLessThanOrEqual(Math.min(...depths));
+      }
+      const spread = (recomputed[recomputed.length - 1] as number) - (recomputed[0] as number);
+      expect(Math.abs(Number(body.spread.bps) - (spread / median) * 10_000)).toBeLessThan(1e-3);
+    }
+  });
+
+  test("behavior: a Uniswap V3 pool's ±2% depth equals what swaps simulated on the devnet move", async () => {
+    const head = await indexedHead();
+    const body = TokenPriceResponse.parse(await (await get("/v1/token/price/WETH")).json());
+    const v3 = body.pools.find((p) => p.dex === "uniswap-v3");
+    if (!v3) throw new Error("no Uniswap V3 pool among WETH's deepest");
+    const address = v3.address as Address;
+    const [sqrtPriceX96] = await client.readContract({ address, abi: UniswapV3PoolAbi, functionName: "slot0", blockNumber: head });
+    const fee = Number(v3.fee ?? 0);
+    const token0 = (await client.readContract({ address, abi: UniswapV3PoolAbi, functionName: "token0" })).toLowerCase();
+    /** The input (fee apart) that moves the price to `limit`: an exact-input swap far larger than needed, stopped there. */
+    const swapTo = async (zeroForOne: boolean, limit: bigint) => {
+      const { result } = await client.simulateContract({
+        address: manifest.contracts.swapRouter as Address,
+        abi: devnetSwapRouterAbi,
+        functionName: "swapV3Exact",
+        args: [address, zeroForOne, true, 10n ** 36n, limit, manifest.accounts.deployer.address],
+        account: manifest.accounts.deployer.address,
+        blockNumber: head,
+      });
+      const paid = zeroForOne ? result[0] : result[1];
+      return Number(paid) * (1 - fee / 1e6);
+    };
+    const token1In = await swapTo(false, isqrt((sqrtPriceX96 * sqrtPriceX96 * 10_200n) / 10_000n));
+    const token0In = await swapTo(true, isqrt((sqrtPriceX96 * sqrtPriceX96 * 9_800n) / 10_000n));
+    const [wethIn, usdcIn] = token0 === body.token.address ? [token0In, token1In] : [token1In, token0In];
+    const usdc = manifest.tokens.USDC?.decimals ?? 6;
+    const expected = (wethIn / 1e18) * Number(v3.priceUsd) + usdcIn / 10 ** usdc;
+    expect(relative(Number(v3.depthUsd), expected)).toBeLessThan(1e-4);
+  });
+
+  test("behavior: DEX metrics sum exactly the covered pools and name the tokens and DEXes", async () => {
+    const res = await get("/v1/dex/metrics");
+    expect(res.status).toBe(200);
+    const body = DexMetricsResponse.parse(await res.json());
+    expect(body.coverage.scope).toBe("TRACKED_POOLS");
+    expect(body.totals.pools).toBe(body.coverage.pools);
+    expect(body.byDex.reduce((n, d) => n + d.pools, 0)).toBe(body.totals.pools);
+    const sum = (f: "reserveUsd" | "depthUsd" | "volumeUsd") => body.byDex.reduce((n, d) => n + Number(d[f]), 0);
+    for (const f of ["reserveUsd", "depthUsd", "volumeUsd"] as const) {
+      expect(Math.abs(sum(f) - Number(body.totals[f]))).toBeLessThanOrEqual(Number(body.totals[f]) * 1e-12 + 1e-5);
+    }
+    expect(body.coverage.dexes).toEqual(body.byDex.map((d) => d.dex));
+    expect(body.coverage.tokens.map((t) => t.symbol).sort()).toEqual(Object.keys(manifest.tokens).sort());
+    // Constant-product reserves at the head, valued at the covered prices, are part of the total.
+    const prices = new Map(body.coverage.tokens.map((t) => [t.address, Number(t.priceUsd)]));
+    const head = BigInt(body.provenance.index?.headBlock ?? 0);
+    let constantProductUsd = 0;
+    for (const p of manifest.pools.filter((x) => x.kind !== "uniswap-v3")) {
+      const [r0, r1] = await client.readContract({
+        address: p.address,
+        abi: AerodromePoolAbi,
+        functionName: "getReserves",
+        blockNumber: head,
+      });
+      const decimals = (a: string) =>
+        Object.values(manifest.tokens).find((t) => t.address.toLowerCase() === a.toLowerCase())?.decimals ?? 18;
+      constantProductUsd +=
+        (Number(r0) / 10 ** decimals(p.token0)) * (prices.get(p.token0.toLowerCase()) ?? 0) +
+        (Number(r1) / 10 ** decimals(p.token1)) * (prices.get(p.token1.toLowerCase()) ?? 0);
+    }
+    const nonV3 = body.byDex
+      .filter((d) => !["uniswap-v3", "uniswap-v4", "slipstream"].includes(d.dex))
+      .reduce((n, d) => n + Number(d.reserveUsd), 0);
+    expect(relative(nonV3, constantProductUsd)).toBeLessThan(1e-9);
+  });
+
+  test("behavior: whale signals are exactly the chain's transfers at or above the thresholds in the window", async () => {
+    const sender = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[16]?.privateKey as `0x${string}`);
+    const usdc = manifest.tokens.USDC?.address as Address;
+    const to = manifest.accounts.users[15]?.address as Address;
+    await sender.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, 2_000_000n * 10n ** 6n] });
+    await sender.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, 999_999n * 10n ** 6n] });
+    const head = await indexedHead();
+    const res = await get("/v1/whales/signals");
+    expect(res.status).toBe(200);
+    const body = WhaleSignalsResponse.parse(await res.json());
+    expect(body.window.toBlock).toBe(Number(head));
+    const thresholds = new Map(body.thresholds.map((t) => [t.address, BigInt(t.minAmountBaseUnits)]));
+    const logs = await client.getLogs({
+      address: [...thresholds.keys()] as Address[],
+      event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+      fromBlock: BigInt(Math.max(body.window.fromBlock, manifest.seededAtBlock + 1)),
+      toBlock: head,
+    });
+    const expected = logs
+      .filter((l) => (l.args.value ?? 0n) >= (thresholds.get(l.address.toLowerCase()) ?? 0n))
+      .sort((a, b) => Number(b.blockNumber - a.blockNumber) || (b.logIndex ?? 0) - (a.logIndex ?? 0))
+      .slice(0, 50)
+      .map((l) => `${l.transactionHash}:${l.logIndex}`);
+    expect(body.signals.map((s) => `${s.txHash}:${s.logIndex}`)).toEqual(expected);
+    const big = body.signals.find((s) => s.amountBaseUnits === String(2_000_000n * 10n ** 6n));
+    expect(big?.valuation.status).toBe("PRICED");
+    if (big?.valuation.status === "PRICED")
+      expect(relative(Number(big.valueUsd), 2_000_000 * Number(big.valuation.priceUsd))).toBeLessThan(1e-12);
+    expect(body.signals.some((s) => s.amountBaseUnits === String(999_999n * 10n ** 6n))).toBe(false);
+  });
+
+  test("error: unknown symbols are 404 with the supported list, absurd ones 400; unknown query parameters are ignored; no key is 402", async () => {
+    const unknown = await get("/v1/token/price/PEPE");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "UNKNOWN_SYMBOL", supported: [...marketSymbols] });
+    const long = await get(`/v1/token/price/${"X".repeat(40)}`);
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { error: string }).error).toBe("INVALID_PARAMETER");
+    expect((await get("/v1/dex/metrics?foo=1")).status).toBe(200);
+    expect((await app.request("/v1/token/price/WETH")).status).toBe(402);
+  });
+
+  test("error: an index that falls behind is refused with 503 until it catches up, without restarting the API", async () => {
+    await indexedHead();
+    await indexer?.stop();
+    await client.request({ method: "anvil_mine" as never, params: [`0x${(maxIndexLagBlocks + 2).toString(16)}`] as never });
+    const stale = await get("/v1/token/price/WETH");
+    expect(stale.status).toBe(503);
+    const body = (await stale.json()) as { message: string };
+    expect(body).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE", retryable: true });
+    expect(body.message).toMatch(/behind the chain head/);
+    await startIndexing();
+    await indexedHead();
+    expect((await get("/v1/token/price/WETH")).status).toBe(200);
+  }, 240_000);
+});
+
+/** A real free key for test user `i`: challenge, personal_sign, claim. */
+async function freeKey(app: ReturnType<typeof createApp>, i: number): Promise<string> {
+  const user = manifest.accounts.users[i];
+  if (!user) throw new Error(`no test user ${i}`);
+  const post = (path: string, body: unknown) =>
+    app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const challenge = (await (await post("/v1/subscribe/free/challenge", { userWallet: user.address })).json()) as {
+    intent: { intentId: string; messageToSign: string };
+  };
+  const signature = await privateKeyToAccount(user.privateKey).signMessage({ message: challenge.intent.messageToSign });
+  const claim = await post("/v1/subscribe/free/claim", { intentId: challenge.intent.intentId, signature });
+  return ((await claim.json()) as { apiKey: string }).apiKey;
+}
+
+/** The price of `token` in the pool's other token (whole units), from the pool's state on chain at `block`. */
+async function poolPrice(pool: Address, token: Address, block: bigint): Promise<number> {
+  const entry = manifest.pools.find((p) => p.address.toLowerCase() === pool.toLowerCase());
+  if (!entry) throw new Error(`pool ${pool} is not in the manifest`);
+  const decimals = (a: string) => Object.values(manifest.tokens).find((t) => t.address.toLowerCase() === a.toLowerCase())?.decimals ?? 18;
+  const [d0, d1] = [decimals(entry.token0), decimals(entry.token1)];
+  let price1Per0: number;
+  if (entry.kind === "uniswap-v3") {
+    const [sqrtPriceX96] = await client.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "slot0", blockNumber: block });
+    price1Per0 = (Number(sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** (d0 - d1);
+  } else {
+    const [r0, r1] = await client.readContract({ address: pool, abi: AerodromePoolAbi, functionName: "getReserves", blockNumber: block });
+    const x = Number(r0) / 10 ** d0;
+    const y = Number(r1) / 10 ** d1;
+    price1Per0 = entry.kind === "aerodrome-stable" ? (3 * x * x * y + y ** 3) / (x ** 3 + 3 * x * y * y) : y / x;
+  }
+  return entry.token0.toLowerCase() === token.toLowerCase() ? price1Per0 : 1 / price1Per0;
+}

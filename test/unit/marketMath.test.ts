@@ -1,0 +1,163 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { concentratedBandDepth, concentratedHoldings, constantProductBandDepth } from "../../api/market/bandDepth";
+import { compareRatio, formatRatio, isqrt, medianRatio } from "../../api/market/ratio";
+import { stableCurveBandDepth } from "../../api/market/stableCurveDepth";
+import { maxTick, minTick, sqrtRatioAtTick } from "../../api/market/tickMath";
+
+const q96 = 2 ** 96;
+const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-30);
+
+describe("sqrtRatioAtTick", () => {
+  test("equals Uniswap's TickMath at its published points and bounds", () => {
+    expect(sqrtRatioAtTick(0)).toBe(2n ** 96n);
+    expect(sqrtRatioAtTick(1)).toBe(79232123823359799118286999568n);
+    expect(sqrtRatioAtTick(-1)).toBe(79224201403219477170569942574n);
+    expect(sqrtRatioAtTick(minTick)).toBe(4295128739n);
+    expect(sqrtRatioAtTick(maxTick)).toBe(1461446703485210103287273052203988822378723970342n);
+    expect(() => sqrtRatioAtTick(maxTick + 1)).toThrow(RangeError);
+    expect(() => sqrtRatioAtTick(0.5)).toThrow(RangeError);
+  });
+
+  test("is sqrt(1.0001^tick) * 2^96 to float precision, and increasing", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -400_000, max: 400_000 }), (tick) => {
+        const exact = Number(sqrtRatioAtTick(tick)) / q96;
+        expect(relative(exact, Math.sqrt(1.0001 ** tick))).toBeLessThan(1e-9);
+        expect(sqrtRatioAtTick(tick + 1) > sqrtRatioAtTick(tick)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("ratio arithmetic", () => {
+  test("isqrt is the floor square root", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 300n }), (n) => {
+        const r = isqrt(n);
+        expect(r * r <= n && (r + 1n) * (r + 1n) > n).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(() => isqrt(-1n)).toThrow(RangeError);
+  });
+
+  test("median: the middle of an odd count, the mean of the two middles of an even one, order-free", () => {
+    const r = (num: bigint, den = 1n) => ({ num, den });
+    expect(compareRatio(medianRatio([r(3n), r(1n), r(2n)]), r(2n))).toBe(0);
+    expect(compareRatio(medianRatio([r(4n), r(1n), r(2n), r(3n)]), r(5n, 2n))).toBe(0);
+    expect(compareRatio(medianRatio([r(1n, 3n)]), r(2n, 6n))).toBe(0);
+    expect(() => medianRatio([])).toThrow(RangeError);
+  });
+
+  test("formatRatio rounds half up at the digits asked, drops trailing zeros", () => {
+    expect(formatRatio({ num: 5n, den: 2n }, 0)).toBe("3");
+    expect(formatRatio({ num: 1n, den: 3n }, 6)).toBe("0.333333");
+    expect(formatRatio({ num: 2n, den: 3n }, 6)).toBe("0.666667");
+    expect(formatRatio({ num: 25n, den: 10n }, 6)).toBe("2.5");
+    expect(formatRatio({ num: 0n, den: 7n }, 6)).toBe("0");
+  });
+});
+
+describe("band depth (±2%)", () => {
+  test("constant product: what x*y=k takes to move the price by 2% each way", () => {
+    const depth = constantProductBandDepth(1_000n * 10n ** 18n, 3_000_000n * 10n ** 6n);
+    expect(relative(Number(depth.token1In), 3e12 * (Math.sqrt(1.02) - 1))).toBeLessThan(1e-9);
+    expect(relative(Number(depth.token0In), 1e21 * (1 / Math.sqrt(0.98) - 1))).toBeLessThan(1e-9);
+    // Selling exactly token1In moves r1/r0 to 1.02 times the price.
+    const r1 = 3e12 + Number(depth.token1In);
+    const r0 = (1e21 * 3e12) / r1;
+    expect(relative(r1 / r0 / (3e12 / 1e21), 1.02)).toBeLessThan(1e-9);
+  });
+
+  test("one range holding the whole band: the closed forms L*(sqrtP*sqrt(1.02) - sqrtP) and L*(1/(sqrtP*sqrt(0.98)) - 1/sqrtP)", () => {
+    const sqrtPriceX96 = sqrtRatioAtTick(-200_000);
+    const liquidity = 10n ** 18n;
+    const ticks = [
+      { tick: -210_000, liquidityNet: liquidity },
+      { tick: -190_000, liquidityNet: -liquidity },
+    ];
+    const depth = concentratedBandDepth({ sqrtPriceX96, tick: -200_000, liquidity }, ticks);
+    const sqrtP = Number(sqrtPriceX96) / q96;
+    expect(depth).not.toBeNull();
+    expect(relative(Number(depth?.token1In), 1e18 * (sqrtP * Math.sqrt(1.02) - sqrtP))).toBeLessThan(1e-9);
+    expect(relative(Number(depth?.token0In), 1e18 * (1 / (sqrtP * Math.sqrt(0.98)) - 1 / sqrtP))).toBeLessThan(1e-9);
+  });
+
+  test("across ticks: liquidity added or removed inside the band changes the depth by exactly its segment", () => {
+    const sqrtPriceX96 = sqrtRatioAtTick(0);
+    const base = 10n ** 18n;
+    const wide = [
+      { tick: -1000, liquidityNet: base },
+      { tick: 1000, liquidityNet: -base },
+    ];
+    // A second position on [60, 1000): inside the upper half of the band only.
+    const stacked = [
+      { tick: -1000, liquidityNet: base },
+      { tick: 60, liquidityNet: base },
+      { tick: 1000, liquidityNet: -2n * base },
+    ];
+    const state = { sqrtPriceX96, tick: 0, liquidity: base };
+    const one = concentratedBandDepth(state, wide);
+    const two = concentratedBandDepth(state, stacked);
+    const upEdge = Math.sqrt(1.02);
+    const extra = 1e18 * (upEdge - Number(sqrtRatioAtTick(60)) / q96);
+    expect(relative(Number((two?.token1In ?? 0n) - (one?.token1In ?? 0n)), extra)).toBeLessThan(1e-6);
+    expect(two?.token0In).toBe(one?.token0In);
+  });
+
+  test("ticks that contradict the in-range liquidity leave the pool out", () => {
+    const state = { sqrtPriceX96: sqrtRatioAtTick(0), tick: 0, liquidity: 10n };
+    expect(concentratedBandDepth(state, [{ tick: 10, liquidityNet: -11n }])).toBeNull();
+    expect(concentratedHoldings(state, [{ tick: -10, liquidityNet: 11n }])).toBeNull();
+  });
+
+  test("holdings: the token amounts of every range at the current price", () => {
+    const l = 10n ** 18n;
+    const holdings = concentratedHoldings({ sqrtPriceX96: sqrtRatioAtTick(0), tick: 0, liquidity: l }, [
+      { tick: -600, liquidityNet: l },
+      { tick: 600, liquidityNet: -l },
+      { tick: 1200, liquidityNet: l },
+      { tick: 1800, liquidityNet: -l },
+    ]);
+    const s = (t: number) => Math.sqrt(1.0001 ** t);
+    // [0, 600) and the out-of-range [1200, 1800) are all token0; [-600, 0) is token1.
+    const amount0 = 1e18 * (1 - 1 / s(600)) + 1e18 * (1 / s(1200) - 1 / s(1800));
+    const amount1 = 1e18 * (1 - s(-600));
+    expect(relative(Number(holdings?.amount0), amount0)).toBeLessThan(1e-9);
+    expect(relative(Number(holdings?.amount1), amount1)).toBeLessThan(1e-9);
+  });
+
+  test("Aerodrome stable curve: the solved edges have the curve's price at ±2% and keep x^3*y + y^3*x", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000, max: 10_000_000 }), fc.integer({ min: 1_000, max: 10_000_000 }), (a, b) => {
+        const x = a * 1e6;
+        const y = b * 1e6;
+        const depth = stableCurveBandDepth(BigInt(x) * 10n ** 6n, BigInt(y) * 10n ** 18n, 6, 18);
+        const price = (px: number, py: number) => (3 * px * px * py + py ** 3) / (px ** 3 + 3 * px * py * py);
+        const k = (px: number, py: number) => px ** 3 * py + py ** 3 * px;
+        const upY = y + Number(depth.token1In) / 1e18;
+        const upX = solveX(upY, k(x, y));
+        expect(relative(price(upX, upY) / price(x, y), 1.02)).toBeLessThan(1e-6);
+        const downX = x + Number(depth.token0In) / 1e6;
+        const downY = solveX(downX, k(x, y)); // symmetric curve: solve y from x the same way
+        expect(relative(price(downX, downY) / price(x, y), 0.98)).toBeLessThan(1e-6);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+/** The x with x^3*y + y^3*x = k for this y, by bisection in floats (the test's own solver). */
+function solveX(y: number, k: number): number {
+  let low = 0;
+  let high = 1;
+  while (high ** 3 * y + y ** 3 * high < k) high *= 2;
+  for (let i = 0; i < 200; i++) {
+    const mid = (low + high) / 2;
+    if (mid ** 3 * y + y ** 3 * mid < k) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}

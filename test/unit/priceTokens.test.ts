@@ -1,0 +1,121 @@
+import type { Address } from "viem";
+import { describe, expect, test } from "vitest";
+import type { IndexedPool } from "../../api/index/readPools";
+import { type MarketToken, priceTokens } from "../../api/market/priceTokens";
+import { quotePool } from "../../api/market/quotePool";
+import { compareRatio, formatRatio, type Ratio } from "../../api/market/ratio";
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
+const usdc: MarketToken = { symbol: "USDC", address: address(0x1c), decimals: 6 };
+const usdt: MarketToken = { symbol: "USDT", address: address(0x1d), decimals: 6 };
+const weth: MarketToken = { symbol: "WETH", address: address(0xee), decimals: 18 };
+const aero: MarketToken = { symbol: "AERO", address: address(0xae), decimals: 18 };
+const tokens = [usdc, usdt, weth, aero];
+const native = "0x0000000000000000000000000000000000000000";
+
+let poolNumber = 0x1000;
+/** A constant-product pool holding `whole0` and `whole1` whole tokens (so its price is whole1/whole0). */
+function pair(
+  token0: { address: string; decimals: number },
+  token1: MarketToken,
+  whole0: number,
+  whole1: number,
+  extra: Partial<IndexedPool> = {},
+) {
+  const pool: IndexedPool = {
+    chainId: 8453,
+    address: address(poolNumber++),
+    kind: "uniswap-v2",
+    factory: address(0xf),
+    token0: token0.address as Address,
+    token1: token1.address,
+    fee: null,
+    tickSpacing: null,
+    hooks: null,
+    reserve0: BigInt(Math.round(whole0 * 1e6)) * 10n ** BigInt(token0.decimals - 6),
+    reserve1: BigInt(Math.round(whole1 * 1e6)) * 10n ** BigInt(token1.decimals - 6),
+    sqrtPriceX96: null,
+    liquidity: null,
+    tick: null,
+    blockNumber: 7n,
+    volume0: 0n,
+    volume1: 0n,
+    volumeSince: 0n,
+    ...extra,
+  };
+  return quotePool(pool, [], token0.decimals, token1.decimals);
+}
+
+const price = (quotes: ReturnType<typeof pair>[], minDepthUsd = 50_000n) =>
+  priceTokens({
+    tokens,
+    quotes,
+    weth: weth.address,
+    parStables: new Set([usdc.address, usdt.address]),
+    minDepthUsd: { num: minDepthUsd, den: 1n },
+    maxPools: 5,
+  });
+const usdOf = (prices: ReturnType<typeof price>, token: MarketToken) => prices.get(token.address)?.usd ?? null;
+const asNumber = (r: Ratio | null) => (r ? Number(formatRatio(r, 12)) : null);
+
+describe("priceTokens", () => {
+  test("WETH: the median of the five deepest stablecoin pools; a sixth, shallower one does not count", () => {
+    // Depth grows with size; prices 2990..3010, and a sixth pool shallower than all at a wild 9000.
+    const quotes = [
+      pair(weth, usdc, 1_000, 3_000_000),
+      pair(weth, usdc, 2_000, 6_020_000),
+      pair(weth, usdt, 3_000, 8_970_000),
+      pair(weth, usdc, 4_000, 12_040_000),
+      pair(weth, usdt, 5_000, 14_950_000),
+      pair(weth, usdc, 100, 900_000),
+    ];
+    const prices = price(quotes, 10_000n);
+    const wethPrice = prices.get(weth.address);
+    expect(wethPrice?.pools.map((c) => c.quote.pool.address)).toEqual([4, 3, 2, 1, 0].map((i) => quotes[i]?.pool.address));
+    expect(asNumber(usdOf(prices, weth))).toBe(3000);
+    expect(wethPrice?.excluded.map((c) => c.exclusion)).toEqual(["NOT_AMONG_DEEPEST"]);
+  });
+
+  test("the minimum depth keeps a thin pool with a wild price out, and no qualifying pool means no price", () => {
+    const prices = price([pair(weth, usdc, 1_000, 3_000_000), pair(weth, usdc, 0.001, 1_000)]);
+    expect(asNumber(usdOf(prices, weth))).toBe(3000);
+    expect(prices.get(weth.address)?.excluded.map((c) => c.exclusion)).toEqual(["BELOW_MIN_DEPTH"]);
+    expect(usdOf(price([pair(weth, usdc, 0.001, 1_000)]), weth)).toBeNull();
+  });
+
+  test("a token priced via WETH takes WETH's median; an even count is the mean of the two middle pools", () => {
+    const prices = price([
+      pair(weth, usdc, 1_000, 3_000_000),
+      pair(aero, weth, 3_000_000, 1_000), // 1 AERO = 1/3000 WETH = 1 USD
+      pair(aero, usdc, 10_000_000, 11_000_000), // 1.1 USD
+    ]);
+    const aeroPrice = prices.get(aero.address);
+    expect(aeroPrice?.pools.map((c) => c.route).sort()).toEqual(["STABLECOIN", "VIA_WETH"]);
+    expect(asNumber(usdOf(prices, aero))).toBe(1.05);
+  });
+
+  test("native ETH pools (Uniswap V4) count as WETH; a hook that can change swaps is listed, not counted", () => {
+    const hooked = "0x00000000000000000000000000000000000000c0"; // beforeSwap + afterSwap
+    const prices = price([
+      pair({ address: native, decimals: 18 }, usdc, 1_000, 3_000_000, { kind: "uniswap-v4" }),
+      pair({ address: native, decimals: 18 }, usdc, 2_000, 2_000_000, { kind: "uniswap-v4", hooks: hooked }),
+    ]);
+    const wethPrice = prices.get(weth.address);
+    expect(asNumber(wethPrice?.usd ?? null)).toBe(3000);
+    expect(wethPrice?.excluded.map((c) => c.exclusion)).toEqual(["HOOK_CAN_CHANGE_SWAP"]);
+  });
+
+  test("stablecoins are priced against the other stablecoins only, never through WETH", () => {
+    const prices = price([pair(usdc, usdt, 10_000_000, 9_990_000), pair(weth, usdc, 1_000, 3_000_000)]);
+    expect(asNumber(usdOf(prices, usdc))).toBe(0.999);
+    expect(compareRatio(usdOf(prices, usdt) as Ratio, { num: 1_000n, den: 999n })).toBe(0);
+    expect(prices.get(usdc.address)?.pools.every((c) => c.route === "STABLECOIN")).toBe(true);
+  });
+
+  test("depth in USD counts both sides: token1 to raise the price 2% and token0 to lower it 2%", () => {
+    const prices = price([pair(weth, usdc, 1_000, 3_000_000)]);
+    const depth = Number(formatRatio(prices.get(weth.address)?.pools[0]?.depthUsd as Ratio, 6));
+    const expected = 3_000_000 * (Math.sqrt(1.02) - 1) + 1_000 * (1 / Math.sqrt(0.98) - 1) * 3000;
+    expect(Math.abs(depth - expected) / expected).toBeLessThan(1e-6);
+  });
+});
