@@ -11,6 +11,7 @@ import { readSwapVolumes } from "../../api/index/readSwapVolumes";
 import { readTrackedTokens } from "../../api/index/readTrackedTokens";
 import { readWhaleTransfers } from "../../api/index/readWhaleTransfers";
 import { chainHead, payment, pool, poolTick, swap, trackedToken, whaleTransfer } from "../../ponder.schema";
+import { createIndexTables } from "../support/marketIndex";
 
 const pglite = new PGlite();
 const db = drizzle(pglite);
@@ -51,27 +52,7 @@ const whaleRow = (chainId: number, blockNumber: bigint, logIndex: number) => ({
   amount: 2_000_000n * 10n ** 6n,
 });
 
-beforeAll(async () => {
-  await pglite.exec(`
-    CREATE TABLE chain_head (chain_id integer PRIMARY KEY, number numeric(78) NOT NULL, hash text NOT NULL, timestamp numeric(78) NOT NULL);
-    CREATE TABLE payment (id text PRIMARY KEY, chain_id integer NOT NULL, tx_hash text NOT NULL, log_index integer NOT NULL,
-      block_number numeric(78) NOT NULL, block_hash text NOT NULL, timestamp numeric(78) NOT NULL, "from" text NOT NULL, "to" text NOT NULL,
-      amount numeric(78) NOT NULL);
-    CREATE TABLE pool (chain_id integer NOT NULL, address text NOT NULL, kind text NOT NULL, factory text NOT NULL, token0 text NOT NULL,
-      token1 text NOT NULL, fee integer, tick_spacing integer, hooks text, reserve0 numeric(78), reserve1 numeric(78), sqrt_price_x_96 numeric(78), liquidity numeric(78),
-      tick integer, block_number numeric(78) NOT NULL, volume0 numeric(78) NOT NULL, volume1 numeric(78) NOT NULL,
-      volume_since numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
-    CREATE TABLE pool_tick (chain_id integer NOT NULL, pool text NOT NULL, tick integer NOT NULL, liquidity_net numeric(78) NOT NULL,
-      liquidity_gross numeric(78) NOT NULL, PRIMARY KEY (chain_id, pool, tick));
-    CREATE TABLE swap (chain_id integer NOT NULL, block_number numeric(78) NOT NULL, log_index integer NOT NULL, pool text NOT NULL,
-      timestamp numeric(78) NOT NULL, amount0_in numeric(78) NOT NULL, amount1_in numeric(78) NOT NULL, amount0_out numeric(78) NOT NULL,
-      amount1_out numeric(78) NOT NULL, PRIMARY KEY (chain_id, block_number, log_index));
-    CREATE TABLE tracked_token (chain_id integer NOT NULL, address text NOT NULL, symbol text NOT NULL, decimals integer, status text NOT NULL,
-      reason text, whale_threshold numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
-    CREATE TABLE whale_transfer (chain_id integer NOT NULL, tx_hash text NOT NULL, log_index integer NOT NULL, token text NOT NULL,
-      block_number numeric(78) NOT NULL, timestamp numeric(78) NOT NULL, "from" text NOT NULL, "to" text NOT NULL, amount numeric(78) NOT NULL,
-      PRIMARY KEY (chain_id, tx_hash, log_index));`);
-});
+beforeAll(() => createIndexTables(pglite));
 afterAll(() => pglite.close());
 
 describe("reads of the indexed tables", () => {

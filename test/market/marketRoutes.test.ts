@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { type Address, erc20Abi, parseAbiItem } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
@@ -67,7 +67,7 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     const indexDb = drizzle(pool) as unknown as IndexDb;
     const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
     app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, maxIndexLagBlocks) });
-    for (const i of [12, 13, 14, 15, 16]) keys.push(await freeKey(app, i));
+    for (let i = 0; i < 5; i++) keys.push(await freeKey(app, generatePrivateKey()));
     await indexedHead();
   }, 240_000);
 
@@ -186,9 +186,10 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
   });
 
   test("behavior: whale signals are exactly the chain's transfers at or above the thresholds in the window", async () => {
-    const sender = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[16]?.privateKey as `0x${string}`);
+    // users[5] signs in this file only.
+    const sender = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[5]?.privateKey as `0x${string}`);
     const usdc = manifest.tokens.USDC?.address as Address;
-    const to = manifest.accounts.users[15]?.address as Address;
+    const to = manifest.accounts.users[4]?.address as Address;
     await sender.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, 2_000_000n * 10n ** 6n] });
     await sender.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, 999_999n * 10n ** 6n] });
     const head = await indexedHead();
@@ -242,16 +243,15 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
   }, 240_000);
 });
 
-/** A real free key for test user `i`: challenge, personal_sign, claim. */
-async function freeKey(app: ReturnType<typeof createApp>, i: number): Promise<string> {
-  const user = manifest.accounts.users[i];
-  if (!user) throw new Error(`no test user ${i}`);
+/** A real free key for a fresh wallet: challenge, personal_sign, claim. */
+async function freeKey(app: ReturnType<typeof createApp>, privateKey: `0x${string}`): Promise<string> {
+  const user = privateKeyToAccount(privateKey);
   const post = (path: string, body: unknown) =>
     app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const challenge = (await (await post("/v1/subscribe/free/challenge", { userWallet: user.address })).json()) as {
     intent: { intentId: string; messageToSign: string };
   };
-  const signature = await privateKeyToAccount(user.privateKey).signMessage({ message: challenge.intent.messageToSign });
+  const signature = await user.signMessage({ message: challenge.intent.messageToSign });
   const claim = await post("/v1/subscribe/free/claim", { intentId: challenge.intent.intentId, signature });
   return ((await claim.json()) as { apiKey: string }).apiKey;
 }

@@ -5,14 +5,16 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
+import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { createDevnetClient } from "../../devnet/client";
 import { accessApp, type Backend, mine, openBackend, post, testEthQuote } from "../access/support";
 import { unlimitedRates } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppDeps, testMarketDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
+import { seedMarketIndex } from "../support/marketIndex";
 import { pendingSpecRoutes, specRoutes } from "./specRoutes";
 import { omissions } from "./specTableDecisions";
 
@@ -32,7 +34,9 @@ const sign = (message: string, account = buyer) => account.signMessage({ message
 let backend: Backend;
 let closedStore: AppStore;
 /** Apps over one store: normal, with budgets of one request a minute, with no chain, with a closed store. */
-let apps: { ok: App; limited: App; noChain: App; noStore: App; noOperator: App };
+let apps: { ok: App; limited: App; noChain: App; noStore: App; noOperator: App; market: App; marketNoChain: App };
+/** The market index the market routes answer from (written from the chain's reads); its head follows the chain's. */
+let marketIndex: Awaited<ReturnType<typeof seedMarketIndex>>;
 let freeKey: string;
 let paidKey: string;
 
@@ -58,7 +62,15 @@ beforeAll(async () => {
   closedStore = closed;
   const base = { ethQuote: testEthQuote, operatorBootstrapToken: operatorToken };
   const limits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1, FREE: 1 } });
+  marketIndex = await seedMarketIndex(new PGlite(), manifest);
+  const marketApp = (providers: RpcProvider[]) =>
+    createApp({
+      ...testAppDeps(manifest, marketIndex.indexDb, { access: accessApp(manifest, backend, base).access }),
+      market: testMarketDeps(providers, marketIndex.indexDb),
+    });
   apps = {
+    market: marketApp([{ name: "devnet", url: manifest.rpcUrl, trusted: true }]),
+    marketNoChain: marketApp(dead),
     ok: accessApp(manifest, backend, base).app,
     limited: accessApp(manifest, backend, { ...base, rateLimits: limits }).app,
     noChain: createApp(
@@ -86,6 +98,20 @@ const twice = async (request: (app: App) => Response | Promise<Response>) => {
   await request(apps.limited);
   return request(apps.limited);
 };
+
+/** A market route's statuses: from the index at the chain's head, without a credential, with a wrong key, flooded, with no chain. */
+function marketProducers(path: string): Record<number, () => Promise<Response>> {
+  return {
+    200: async () => {
+      await marketIndex.syncHead();
+      return get(apps.market, path, key());
+    },
+    401: async () => get(apps.market, path, bad),
+    402: async () => get(apps.market, path),
+    429: () => twice((app) => get(app, path, key())),
+    503: async () => get(apps.marketNoChain, path, key()),
+  };
+}
 
 /** How each status the spec lists for a built route is produced, route by route (in the order they run). */
 const producers: Record<string, Record<number, () => Response | Promise<Response>>> = {
@@ -209,6 +235,12 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
     429: () => twice((app) => get(app, `/v1/security/score/${fixture}`, key())),
     503: () => get(apps.noChain, `/v1/security/score/${fixture}`, key()),
   },
+  "GET /v1/dex/metrics": marketProducers("/v1/dex/metrics"),
+  "GET /v1/token/price/{symbol}": {
+    ...marketProducers("/v1/token/price/WETH"),
+    404: () => get(apps.market, "/v1/token/price/PEPE", key()),
+  },
+  "GET /v1/whales/signals": marketProducers("/v1/whales/signals"),
   "GET /v1/keys/self": {
     200: () => get(apps.ok, "/v1/keys/self", key()),
     401: () => get(apps.ok, "/v1/keys/self"),

@@ -31,6 +31,7 @@ export const additions: Record<string, { status: number; why: string }[]> = {
     { status: 413, why: "body cap" },
   ],
   "POST /v1/keys/recovery/claim": [{ status: 413, why: "body cap" }],
+  "GET /v1/token/price/{symbol}": [{ status: 400, why: "a symbol longer than 32 characters (any shorter untracked one is 404)" }],
 };
 
 /** Statuses the spec lists that we do not answer, each with the decision behind it. */
