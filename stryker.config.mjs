@@ -83,5 +83,11 @@ export default {
     "api/keys/intentMessage.ts",
     "api/access/chargeCredits.ts",
     "api/access/createCreditService.ts",
+    "api/market/priceTokens.ts",
+    "api/market/bandDepth.ts",
+    "api/market/stableCurveDepth.ts",
+    "api/market/tickMath.ts",
+    "api/market/ratio.ts",
+    "api/market/quotePool.ts",
   ],
 };
