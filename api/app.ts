@@ -13,6 +13,7 @@ import { mountCatalogueRoutes } from "./routes/catalogue";
 import { createRouteMounter } from "./routes/createRouteMounter";
 import { mountDemoRoutes } from "./routes/demo";
 import { mountKeyRoutes } from "./routes/keys";
+import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
 import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
 import { mountProbeRoutes } from "./routes/probes";
@@ -23,6 +24,8 @@ export type AppDeps = {
   status: CheckStatusDeps;
   /** Live contract analysis: the Base providers and the demo's published samples. */
   capability: AuditContractDeps & { samples: readonly DemoSample[] };
+  /** Market data: gas read live from the Base providers. */
+  market: MarketRouteDeps;
   /** API keys, onboarding, credits, rate limits, gateway: the access middleware's options and the key routes' services. */
   access: AccessDeps;
 };
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps) {
   mountStatusRoutes(mount, deps.status);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);
+  mountMarketRoutes(mount, deps.market);
   mountOnboardingRoutes(mount, deps.access);
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);

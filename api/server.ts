@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { baseChainId, baseUsdc, baseWeth } from "../base/baseChain";
+import { baseBlockTimeSeconds, baseChainId, baseUsdc, baseWeth } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -13,6 +13,7 @@ import { type Config, loadConfig } from "./config";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
+import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createAppStore } from "./store/createAppStore";
 
 /** Pools with less USDC than this (50,000 USDC, DefiLlama's floor) behind their price do not set ETH's price. */
@@ -42,6 +43,13 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chainId: baseChainId,
       samples: demoSamples(config.demoAuditAddresses, manifest),
       observationCache: createObservationCache(),
+    },
+    market: {
+      gasFees: createGasFeesDeps({
+        providers,
+        chainId: baseChainId,
+        blockTimeMs: (config.chain.kind === "devnet" ? config.devnet.blockTime : baseBlockTimeSeconds) * 1000,
+      }),
     },
     access: createAccessDeps({
       store: appStore,

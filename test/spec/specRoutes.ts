@@ -34,7 +34,6 @@ export const pendingSpecRoutes = [
   { route: "POST /v1/events", issue: 13 },
   { route: "GET /v1/samples", issue: 13 },
   { route: "GET /v1/sample", issue: 13 },
-  { route: "GET /v1/gas/fees", issue: 10 },
   { route: "GET /v1/dex/metrics", issue: 10 },
   { route: "GET /v1/token/price/{symbol}", issue: 10 },
   { route: "GET /v1/whales/signals", issue: 10 },

@@ -7,6 +7,7 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
+import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { createDevnetClient } from "../../devnet/client";
 import { accessApp, type Backend, mine, openBackend, post, testEthQuote } from "../access/support";
@@ -65,6 +66,7 @@ beforeAll(async () => {
       testAppDeps(manifest, backend.indexDb, {
         access: accessApp(manifest, backend, { ...base, providers: dead }).access,
         capability: { providers: dead, chainId: 8453, samples: [] },
+        market: { gasFees: createGasFeesDeps({ providers: dead, chainId: 8453, blockTimeMs: 0 }) },
       }),
     ),
     noStore: accessApp(manifest, { ...backend, store: closed }, base).app,
@@ -208,6 +210,24 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
     402: () => get(apps.ok, `/v1/security/score/${fixture}`),
     429: () => twice((app) => get(app, `/v1/security/score/${fixture}`, key())),
     503: () => get(apps.noChain, `/v1/security/score/${fixture}`, key()),
+  },
+  "GET /v1/gas/fees": {
+    // The paid key: the free key's ten a day are needed by the 429s.
+    200: () => get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey }),
+    401: () => get(apps.ok, "/v1/gas/fees", bad),
+    402: async () => {
+      // The paid key's cycle spent, then given back (its usage row exists: the 200 above charged it).
+      const spend = (credits: number) =>
+        backend.sql("UPDATE app.credit_usage SET used = used + $1 WHERE key_id IN (SELECT id FROM app.api_key WHERE tier <> 'FREE')", [
+          credits,
+        ]);
+      await spend(10_000);
+      const res = await get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey });
+      await spend(-10_000);
+      return res;
+    },
+    429: () => twice((app) => get(app, "/v1/gas/fees", key())),
+    503: () => get(apps.noChain, "/v1/gas/fees", key()),
   },
   "GET /v1/keys/self": {
     200: () => get(apps.ok, "/v1/keys/self", key()),

@@ -3,6 +3,7 @@ import { createObservationCache } from "../../api/capability/createObservationCa
 import { demoSamples } from "../../api/capability/demoSamples";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
+import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
 
@@ -20,6 +21,8 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       maxIndexLagBlocks: 5,
     },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
+    // The test devnet mines on each transaction: head reads are shared only while in flight.
+    market: { gasFees: createGasFeesDeps({ providers, chainId: 8453, blockTimeMs: 0 }) },
     access: testAccessDeps(manifest, indexDb),
     ...overrides,
   };
