@@ -1,24 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { createBlockCache } from "../../api/chain/createBlockCache";
-import type { ObservationBlock } from "../../api/chain/ObservationBlock";
 import { failure, type Result, success } from "../../api/errors";
+import { pinnedBlock } from "../support/observationBlock";
 
-const at = (n: number): ObservationBlock => ({
-  status: "PINNED",
-  chainId: 8453,
-  network: "eip155:8453",
-  blockNumber: n,
-  blockHash: `0x${n.toString(16).padStart(64, "0")}`,
-  blockTag: `0x${n.toString(16)}`,
-  trustLevel: "TRUSTED_PRIMARY",
-  evidenceGrade: true,
-  providerName: "primary",
-  agreement: 1,
-  sampled: 1,
-  reason: null,
-  retrievedAt: "2026-01-01T00:00:00.000Z",
-  originalRetrievalTime: "2026-01-01T00:00:00.000Z",
-});
+const at = (n: number) => pinnedBlock(n);
 
 describe("createBlockCache", () => {
   test("default: concurrent and later requests at one block share one observation; another block observes anew", async () => {

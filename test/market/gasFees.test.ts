@@ -294,26 +294,18 @@ describe("GET /v1/gas/fees when the chain cannot be read at evidence grade: 503,
     expect(res.headers.get("x-service-rpc-provider")).toBe("primary:liar");
   });
 
-  test("error: two public providers, one on another fork: PROVIDERS_DISAGREE_ON_BLOCK_HASH", async () => {
-    const [honest, liar] = [await proxy(), await proxy("alter-hash")];
+  test.each([
+    ["on another fork", "alter-hash", "PROVIDERS_DISAGREE_ON_BLOCK_HASH", "UNVERIFIED"],
+    ["agreeing on the block but not on the readings", "lie-call", "PROVIDERS_DISAGREE_ON_READINGS", "PUBLIC_QUORUM"],
+  ] as const)("error: two public providers, one %s: %s", async (_what, mode, reason, trustLevel) => {
+    const [honest, liar] = [await proxy(), await proxy(mode)];
     const { res, body } = await refusal([
       { name: "public-1:honest", url: honest.url, trusted: false },
       { name: "public-2:liar", url: liar.url, trusted: false },
     ]);
     expect(res.status).toBe(503);
-    expect(body).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE", reason: "PROVIDERS_DISAGREE_ON_BLOCK_HASH" });
-    expect(res.headers.get("x-service-trust-level")).toBe("UNVERIFIED");
-  });
-
-  test("error: two public providers agreeing on the block but not on the readings: PROVIDERS_DISAGREE_ON_READINGS", async () => {
-    const [honest, liar] = [await proxy(), await proxy("lie-call")];
-    const { res, body } = await refusal([
-      { name: "public-1:honest", url: honest.url, trusted: false },
-      { name: "public-2:liar", url: liar.url, trusted: false },
-    ]);
-    expect(res.status).toBe(503);
-    expect(body).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE", reason: "PROVIDERS_DISAGREE_ON_READINGS" });
-    expect(res.headers.get("x-service-trust-level")).toBe("PUBLIC_QUORUM");
+    expect(body).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE", reason });
+    expect(res.headers.get("x-service-trust-level")).toBe(trustLevel);
   });
 
   test("default: two honest public providers are a quorum: 200, read by both", async () => {

@@ -1,27 +1,12 @@
 import { encodeFunctionData, erc20Abi, parseGwei, serializeTransaction, size } from "viem";
 import { describe, expect, test } from "vitest";
-import type { ObservationBlock } from "../../api/chain/ObservationBlock";
 import { GasFees } from "../../api/market/GasFees";
 import { l1FeeExample, priorityFeePercentiles } from "../../api/market/observeGasFees";
 import type { GasReading } from "../../api/market/readGasReading";
 import { median, toGasFees, weiAmount } from "../../api/market/toGasFees";
+import { pinnedBlock } from "../support/observationBlock";
 
-const block: ObservationBlock = {
-  status: "PINNED",
-  chainId: 8453,
-  network: "eip155:8453",
-  blockNumber: 103,
-  blockHash: `0x${"ab".repeat(32)}`,
-  blockTag: "0x67",
-  trustLevel: "TRUSTED_PRIMARY",
-  evidenceGrade: true,
-  providerName: "primary",
-  agreement: 1,
-  sampled: 1,
-  reason: null,
-  retrievedAt: "2026-01-01T00:00:00.000Z",
-  originalRetrievalTime: "2026-01-01T00:00:00.000Z",
-};
+const block = pinnedBlock(103);
 
 /** Four blocks, 100..103, each with its five percentiles. */
 const reading: GasReading = {
