@@ -22,7 +22,8 @@ export const weiAmount = (wei: bigint): WeiAmount => ({ wei: wei.toString(), gwe
 
 /**
  * The GasFees answer of one agreed reading: integers stay exact (decimal strings, gwei by exact decimal
- * shift); the priority fee of each percentile is the median of the window's blocks.
+ * shift); the priority fee of each percentile is the median of the window's blocks. `readGasReading`
+ * checked the fee history's lengths, so the index fallbacks below never apply.
  */
 export function toGasFees({ reading, block, percentiles, example, providers, reused }: ToGasFeesParameters): GasFees {
   const { feeHistory: history, oracle } = reading;
