@@ -26,7 +26,7 @@ export type AppDeps = {
   capability: AuditContractDeps & { samples: readonly DemoSample[] };
   /** API keys, onboarding, credits, rate limits, gateway: the access middleware's options and the key routes' services. */
   access: AccessDeps;
-  /** The index-backed market routes: the market reading shared by every request of one indexed block. */
+  /** Market data: gas read live from the Base providers, the rest from the index (one reading per indexed block). */
   market: MarketRouteDeps;
 };
 

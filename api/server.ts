@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { baseChainId } from "../base/baseChain";
+import { baseBlockTimeSeconds, baseChainId } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -15,6 +15,7 @@ import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
+import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
 import { createAppStore } from "./store/createAppStore";
 
@@ -25,11 +26,13 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));
   const payoutAddress = (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null;
   const { maxIndexLagBlocks } = config.market;
+  const blockTimeMs = (config.chain.kind === "devnet" ? config.devnet.blockTime : baseBlockTimeSeconds) * 1000;
   const readMarket = createReadMarket({
     indexDb,
     chainId: baseChainId,
     providers,
-    readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000)),
+    // Shared for half a block, as the gas route's: the pinned head is never more than a block behind.
+    readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000), { ttlMs: blockTimeMs / 2 }),
     maxIndexLagBlocks,
     rules: marketRules(config.market.minPoolDepthUsd, config.indexer.volumeWindowSeconds),
   });
@@ -48,6 +51,10 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chainId: baseChainId,
       samples: demoSamples(config.demoAuditAddresses, manifest),
       observationCache: createObservationCache(),
+    },
+    market: {
+      gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
+      indexed: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
     },
     access: createAccessDeps({
       store: appStore,
@@ -71,6 +78,5 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       operatorBootstrapToken: config.access.operatorBootstrapToken,
       limits: config.access.limits,
     }),
-    market: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
   });
 }

@@ -3,6 +3,7 @@ import { createDevnetClient, type SeedContext } from "./client";
 import { compileFixtures } from "./compile";
 import type { Manifest } from "./manifest";
 import { seedCapabilityFixtures } from "./seed/capabilities";
+import { seedGasPriceOracle } from "./seed/gasPriceOracle";
 import { seedPools } from "./seed/pools";
 import { seedTokens } from "./seed/tokens";
 
@@ -22,6 +23,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
+  const gasPriceOracle = await seedGasPriceOracle(ctx);
 
   return {
     chainId: await ctx.client.getChainId(),
@@ -32,6 +34,6 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     tokens: tokens.tokens,
     factories: markets.factories,
     pools: markets.pools,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...capabilities.contracts },
+    contracts: { ...tokens.contracts, ...markets.contracts, ...capabilities.contracts, gasPriceOracle },
   };
 }

@@ -29,6 +29,7 @@ export async function probeProvider(provider: RpcProvider, tag = "latest", timeo
   };
 }
 
-function transportError(error: string | undefined): string {
+/** A provider's failure in a fixed vocabulary (`HTTP 503`, `timeout`, `unreachable`, else `rpc error`): its own text is never repeated. */
+export function transportError(error: string | undefined): string {
   return error && /^(HTTP \d{3}|timeout|unreachable)$/.test(error) ? error : "rpc error";
 }

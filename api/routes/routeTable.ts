@@ -6,7 +6,9 @@ import { StatusReport } from "../health/StatusReport";
 import { AddressParam, SymbolParam } from "../http/params";
 import { IntentEnvelope, IssuedKey, KeySelf, Plans, PurchaseIntent, RecoveryIntent, RevokeResult } from "../keys/records";
 import { DexMetricsResponse } from "../market/DexMetricsResponse";
+import { GasFees } from "../market/GasFees";
 import { marketSymbols } from "../market/marketSymbols";
+import { feeHistoryBlocks } from "../market/observeGasFees";
 import { TokenPriceResponse } from "../market/TokenPriceResponse";
 import { WhaleSignalsResponse } from "../market/WhaleSignalsResponse";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
@@ -193,6 +195,18 @@ export const routes = {
       "METHOD_NOT_ALLOWED",
       ...observationErrors,
     ],
+  }),
+  gasFees: defineRoute({
+    method: "get",
+    path: "/v1/gas/fees",
+    summary:
+      "Base gas fees at a pinned block: eth_gasPrice, the next block's base fee, priority-fee percentiles and the L1 data-fee parameters",
+    description: `Every figure is read at one block pinned at evidence grade (its provider and trust level in the headers and in provenance): priority-fee percentiles come from eth_feeHistory over the ${feeHistoryBlocks} blocks ending there, the L1 parameters from the GasPriceOracle predeploy. Cached for at most one block. The route takes no query parameters and ignores unknown ones (credential-shaped ones are 401).`,
+    access: "apiKeyOrX402",
+    credits: 1,
+    x402PriceUsd: 0.005,
+    responses: { 200: { description: "GasFees", schema: GasFees, headers: meteredHeaders } },
+    errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
   }),
   freeChallenge: defineRoute({
     method: "post",

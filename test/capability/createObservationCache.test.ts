@@ -2,25 +2,10 @@ import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ContractAnalysis } from "../../api/capability/analyseContract";
 import { createObservationCache } from "../../api/capability/createObservationCache";
-import type { ObservationBlock } from "../../api/chain/ObservationBlock";
+import { pinnedBlock } from "../support/observationBlock";
 
 const address: Address = "0x00000000000000000000000000000000000C0DE1";
-const block = (n: number, providerName = "devnet"): ObservationBlock => ({
-  status: "PINNED",
-  chainId: 8453,
-  network: "eip155:8453",
-  blockNumber: n,
-  blockHash: `0x${n.toString(16).padStart(64, "0")}`,
-  blockTag: `0x${n.toString(16)}`,
-  trustLevel: "TRUSTED_PRIMARY",
-  evidenceGrade: true,
-  providerName,
-  agreement: 1,
-  sampled: 1,
-  reason: null,
-  retrievedAt: new Date(0).toISOString(),
-  originalRetrievalTime: new Date(0).toISOString(),
-});
+const block = (n: number, providerName = "devnet") => pinnedBlock(n, { providerName });
 
 /** An analysis whose dissected code totals `bytes`, with `failedReads` failed reads. */
 function analysis(bytes = 100, failedReads = 0): ContractAnalysis {

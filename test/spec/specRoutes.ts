@@ -34,5 +34,4 @@ export const pendingSpecRoutes = [
   { route: "POST /v1/events", issue: 13 },
   { route: "GET /v1/samples", issue: 13 },
   { route: "GET /v1/sample", issue: 13 },
-  { route: "GET /v1/gas/fees", issue: 10 },
 ] as const;

@@ -5,7 +5,6 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
-import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -34,7 +33,7 @@ const sign = (message: string, account = buyer) => account.signMessage({ message
 let backend: Backend;
 let closedStore: AppStore;
 /** Apps over one store: normal, with budgets of one request a minute, with no chain, with a closed store. */
-let apps: { ok: App; limited: App; noChain: App; noStore: App; noOperator: App; market: App; marketNoChain: App };
+let apps: { ok: App; limited: App; noChain: App; noStore: App; noOperator: App; market: App };
 /** The market index the market routes answer from (written from the chain's reads); its head follows the chain's. */
 let marketIndex: Awaited<ReturnType<typeof seedMarketIndex>>;
 let freeKey: string;
@@ -63,20 +62,15 @@ beforeAll(async () => {
   const base = { ethQuote: testEthQuote, operatorBootstrapToken: operatorToken };
   const limits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1, FREE: 1 } });
   marketIndex = await seedMarketIndex(new PGlite(), manifest);
-  const marketApp = (providers: RpcProvider[]) =>
-    createApp({
-      ...testAppDeps(manifest, marketIndex.indexDb, { access: accessApp(manifest, backend, base).access }),
-      market: testMarketDeps(providers, marketIndex.indexDb),
-    });
   apps = {
-    market: marketApp([{ name: "devnet", url: manifest.rpcUrl, trusted: true }]),
-    marketNoChain: marketApp(dead),
+    market: createApp(testAppDeps(manifest, marketIndex.indexDb, { access: accessApp(manifest, backend, base).access })),
     ok: accessApp(manifest, backend, base).app,
     limited: accessApp(manifest, backend, { ...base, rateLimits: limits }).app,
     noChain: createApp(
       testAppDeps(manifest, backend.indexDb, {
         access: accessApp(manifest, backend, { ...base, providers: dead }).access,
         capability: { providers: dead, chainId: 8453, samples: [] },
+        market: testMarketDeps(dead, marketIndex.indexDb),
       }),
     ),
     noStore: accessApp(manifest, { ...backend, store: closed }, base).app,
@@ -104,12 +98,12 @@ function marketProducers(path: string): Record<number, () => Promise<Response>> 
   return {
     200: async () => {
       await marketIndex.syncHead();
-      return get(apps.market, path, key());
+      return get(apps.market, path, { "x-api-key": paidKey });
     },
     401: async () => get(apps.market, path, bad),
     402: async () => get(apps.market, path),
     429: () => twice((app) => get(app, path, key())),
-    503: async () => get(apps.marketNoChain, path, key()),
+    503: async () => get(apps.noChain, path, key()),
   };
 }
 
@@ -241,6 +235,24 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
     404: () => get(apps.market, "/v1/token/price/PEPE", key()),
   },
   "GET /v1/whales/signals": marketProducers("/v1/whales/signals"),
+  "GET /v1/gas/fees": {
+    // The paid key: the free key's ten a day are needed by the 429s.
+    200: () => get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey }),
+    401: () => get(apps.ok, "/v1/gas/fees", bad),
+    402: async () => {
+      // The paid key's cycle spent, then given back (its usage row exists: the 200 above charged it).
+      const spend = (credits: number) =>
+        backend.sql("UPDATE app.credit_usage SET used = used + $1 WHERE key_id IN (SELECT id FROM app.api_key WHERE tier <> 'FREE')", [
+          credits,
+        ]);
+      await spend(10_000);
+      const res = await get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey });
+      await spend(-10_000);
+      return res;
+    },
+    429: () => twice((app) => get(app, "/v1/gas/fees", key())),
+    503: () => get(apps.noChain, "/v1/gas/fees", key()),
+  },
   "GET /v1/keys/self": {
     200: () => get(apps.ok, "/v1/keys/self", key()),
     401: () => get(apps.ok, "/v1/keys/self"),

@@ -4,11 +4,15 @@ import { demoSamples } from "../../api/capability/demoSamples";
 import { probeProvider } from "../../api/chain/probeProvider";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
+import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
 
-/** The market routes over `indexDb`, with the devnet as the one trusted provider and the default rules. */
+/**
+ * The market routes over `indexDb` and `providers`, with the default rules. The test devnet mines on each
+ * transaction: head reads are shared only while in flight.
+ */
 export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIndexLagBlocks = 10): AppDeps["market"] {
   const readMarket = createReadMarket({
     indexDb,
@@ -18,7 +22,10 @@ export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIn
     maxIndexLagBlocks,
     rules: marketRules(50_000, 86_400),
   });
-  return { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 };
+  return {
+    gasFees: createGasFeesDeps({ providers, chainId: 8453, blockTimeMs: 0 }),
+    indexed: { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 },
+  };
 }
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
