@@ -32,8 +32,8 @@ export const feeHistoryBlocks = 20;
 export const priorityFeePercentiles = [10, 25, 50, 75, 90] as const;
 
 /**
- * The L1 fee example: an ERC-20 `transfer(address,uint256)` as an EIP-1559 transaction on Base (chain id
- * Base's chain id, a nonce of 200, fee fields of Base's size, 65,000 gas, 68 bytes of calldata) is 112 bytes unsigned.
+ * The L1 fee example: an ERC-20 `transfer(address,uint256)` as an EIP-1559 transaction on Base (its chain
+ * id, a nonce of 200, fee fields of Base's size, 65,000 gas, 68 bytes of calldata) is 112 bytes unsigned.
  */
 export const l1FeeExample = {
   transaction: "an ERC-20 transfer(address,uint256) sent as an EIP-1559 transaction (68 bytes of calldata)",
