@@ -1,14 +1,12 @@
 /** An exact non-negative rational: numerator over denominator. */
 export type Ratio = { num: bigint; den: bigint };
 
-export const ratio = (num: bigint, den = 1n): Ratio => ({ num, den });
-
 export function mulRatio(a: Ratio, b: Ratio): Ratio {
   return { num: a.num * b.num, den: a.den * b.den };
 }
 
 export function addRatio(a: Ratio, b: Ratio): Ratio {
-  return a.den === b.den ? { num: a.num + b.num, den: a.den } : { num: a.num * b.den + b.num * a.den, den: a.den * b.den };
+  return { num: a.num * b.den + b.num * a.den, den: a.den * b.den };
 }
 
 /** Negative, zero or positive as a < b, a = b, a > b. */

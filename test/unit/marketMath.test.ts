@@ -150,6 +150,17 @@ describe("band depth (±2%)", () => {
 });
 
 /** The x with x^3*y + y^3*x = k for this y, by bisection in floats (the test's own solver). */
+describe("stable curve, both tokens with 6 decimals", () => {
+  test("a balanced USDC/USDT pool: symmetric depth, the curve's price at the edges", () => {
+    const depth = stableCurveBandDepth(4_000_000n * 10n ** 6n, 4_000_000n * 10n ** 6n, 6, 6);
+    const x = 4e6;
+    const price = (px: number, py: number) => (3 * px * px * py + py ** 3) / (px ** 3 + 3 * px * py * py);
+    const upY = x + Number(depth.token1In) / 1e6;
+    expect(relative(price(solveX(upY, 2 * x ** 4), upY), 1.02)).toBeLessThan(1e-6);
+    expect(relative(Number(depth.token0In), Number(depth.token1In) * (1 / 1.02) ** 0)).toBeLessThan(0.05);
+  });
+});
+
 function solveX(y: number, k: number): number {
   let low = 0;
   let high = 1;
@@ -161,3 +172,92 @@ function solveX(y: number, k: number): number {
   }
   return (low + high) / 2;
 }
+
+/** Uniswap V3's SqrtPriceMath, rounded up as a swap's input is: written here from its definition. */
+const q = 2n ** 96n;
+const amount1Up = (l: bigint, a: bigint, b: bigint) => (l * (b - a) + q - 1n) / q;
+const amount0Up = (l: bigint, a: bigint, b: bigint) => {
+  const inner = ((l << 96n) * (b - a) + b - 1n) / b;
+  return (inner + a - 1n) / a;
+};
+
+describe("band depth, exactly as a V3 swap rounds it", () => {
+  const l = 123_456_789_012_345_678_901n;
+  const tick = 1_000;
+  const sqrtP = sqrtRatioAtTick(tick) + 12_345n;
+  const up = isqrt((sqrtP * sqrtP * 10_200n) / 10_000n);
+  const down = isqrt((sqrtP * sqrtP * 9_800n) / 10_000n);
+
+  test("with ticks on both sides inside the band: segment by segment, +net up and -net down", () => {
+    const ticks = [
+      { tick: -100_000, liquidityNet: l },
+      { tick: 900, liquidityNet: l / 3n }, // in the lower half of the band: crossed going down
+      { tick: tick, liquidityNet: 7n }, // the current tick itself: below the price, crossed going down first
+      { tick: 1_100, liquidityNet: -(l / 2n) }, // in the upper half: crossed going up
+      { tick: 100_000, liquidityNet: -l },
+    ];
+    const depth = concentratedBandDepth({ sqrtPriceX96: sqrtP, tick, liquidity: l }, ticks);
+    const at1100 = sqrtRatioAtTick(1_100);
+    expect(depth?.token1In).toBe(amount1Up(l, sqrtP, at1100) + amount1Up(l - l / 2n, at1100, up));
+    const atTick = sqrtRatioAtTick(tick);
+    const at900 = sqrtRatioAtTick(900);
+    expect(depth?.token0In).toBe(amount0Up(l, atTick, sqrtP) + amount0Up(l - 7n, at900, atTick) + amount0Up(l - 7n - l / 3n, down, at900));
+  });
+
+  test("ticks just inside the band are crossed, just outside are not; liquidity that runs out below zero leaves the pool out", () => {
+    // 2% is 198.03 ticks: from tick 1,000 exactly, tick 1,198 is inside the band and 1,199 outside.
+    const at1000 = { sqrtPriceX96: sqrtRatioAtTick(1_000), tick: 1_000, liquidity: l };
+    const edge = isqrt((at1000.sqrtPriceX96 * at1000.sqrtPriceX96 * 10_200n) / 10_000n);
+    const inside = concentratedBandDepth(at1000, [{ tick: 1_198, liquidityNet: -l }]);
+    expect(inside?.token1In).toBe(amount1Up(l, at1000.sqrtPriceX96, sqrtRatioAtTick(1_198)));
+    const outside = concentratedBandDepth(at1000, [{ tick: 1_199, liquidityNet: -l }]);
+    expect(outside?.token1In).toBe(amount1Up(l, at1000.sqrtPriceX96, edge));
+    expect(concentratedBandDepth({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [{ tick: 950, liquidityNet: l + 1n }])).toBeNull();
+    expect(concentratedBandDepth({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [{ tick: 1_050, liquidityNet: -(l + 1n) }])).toBeNull();
+    // Liquidity that reaches exactly zero is no contradiction: the rest of the band is empty.
+    const emptied = concentratedBandDepth({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [{ tick: 1_050, liquidityNet: -l }]);
+    expect(emptied?.token1In).toBe(amount1Up(l, sqrtP, sqrtRatioAtTick(1_050)));
+  });
+
+  test("no ticks: the in-range liquidity across the whole band", () => {
+    const depth = concentratedBandDepth({ sqrtPriceX96: sqrtP, tick, liquidity: l }, []);
+    expect(depth).toEqual({ token1In: amount1Up(l, sqrtP, up), token0In: amount0Up(l, down, sqrtP) });
+  });
+
+  test("holdings: ticks at and below the current tick hold token1, ticks above token0; running out leaves it out", () => {
+    const holdings = concentratedHoldings({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [
+      { tick: tick, liquidityNet: l },
+      { tick: 2_000, liquidityNet: -l },
+    ]);
+    expect(holdings?.amount1).toBe((l * (sqrtP - sqrtRatioAtTick(tick))) / q);
+    expect(holdings?.amount0).toBe(((l << 96n) * (sqrtRatioAtTick(2_000) - sqrtP)) / sqrtRatioAtTick(2_000) / sqrtP);
+    expect(concentratedHoldings({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [{ tick: 2_000, liquidityNet: -(l + 1n) }])).toBeNull();
+  });
+
+  test("constant product: rounded to whole base units the way the closed form says", () => {
+    expect(constantProductBandDepth(10_000n, 40_000n)).toEqual({
+      token1In: isqrt((40_000n * 40_000n * 10_200n) / 10_000n) - 40_000n,
+      token0In: isqrt((10_000n * 10_000n * 10_000n) / 9_800n) - 10_000n,
+    });
+  });
+
+  test("compareRatio orders both ways; the median sorts by it", () => {
+    expect(compareRatio({ num: 1n, den: 3n }, { num: 1n, den: 2n })).toBe(-1);
+    expect(compareRatio({ num: 1n, den: 2n }, { num: 1n, den: 3n })).toBe(1);
+    expect(compareRatio({ num: 2n, den: 4n }, { num: 1n, den: 2n })).toBe(0);
+    const r = (n: bigint) => ({ num: n, den: 1n });
+    expect(medianRatio([r(9n), r(1n), r(5n), r(7n), r(3n)])).toEqual(r(5n));
+  });
+
+  test("isqrt at small and exact squares", () => {
+    expect([0n, 1n, 2n, 3n, 4n, 15n, 16n, 17n].map(isqrt)).toEqual([0n, 1n, 1n, 1n, 2n, 3n, 4n, 4n]);
+    expect(isqrt(2n ** 200n)).toBe(2n ** 100n);
+  });
+
+  test("sqrtRatioAtTick refuses ticks just outside its range, either side, and non-integers", () => {
+    expect(() => sqrtRatioAtTick(minTick - 1)).toThrow(/out of range/);
+    expect(() => sqrtRatioAtTick(maxTick + 1)).toThrow(/out of range/);
+    expect(() => sqrtRatioAtTick(1.5)).toThrow(/out of range/);
+    expect(sqrtRatioAtTick(maxTick - 1)).toBeLessThan(sqrtRatioAtTick(maxTick));
+  });
+});

@@ -1,9 +1,12 @@
 import type { Address } from "viem";
 import { describe, expect, test } from "vitest";
 import type { IndexedPool } from "../../api/index/readPools";
+import { concentratedBandDepth, concentratedHoldings, constantProductBandDepth } from "../../api/market/bandDepth";
 import { type MarketToken, priceTokens } from "../../api/market/priceTokens";
-import { quotePool } from "../../api/market/quotePool";
+import { hookCanChangeSwap, quotePool } from "../../api/market/quotePool";
 import { compareRatio, formatRatio, type Ratio } from "../../api/market/ratio";
+import { stableCurveBandDepth } from "../../api/market/stableCurveDepth";
+import { sqrtRatioAtTick } from "../../api/market/tickMath";
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const usdc: MarketToken = { symbol: "USDC", address: address(0x1c), decimals: 6 };
@@ -117,5 +120,98 @@ describe("priceTokens", () => {
     const depth = Number(formatRatio(prices.get(weth.address)?.pools[0]?.depthUsd as Ratio, 6));
     const expected = 3_000_000 * (Math.sqrt(1.02) - 1) + 1_000 * (1 / Math.sqrt(0.98) - 1) * 3000;
     expect(Math.abs(depth - expected) / expected).toBeLessThan(1e-6);
+  });
+});
+
+describe("quotePool", () => {
+  const v3Row = (extra: Partial<IndexedPool> = {}): IndexedPool => ({
+    ...pair(weth, usdc, 1, 1).pool,
+    kind: "uniswap-v3",
+    reserve0: null,
+    reserve1: null,
+    sqrtPriceX96: sqrtRatioAtTick(-200_000),
+    tick: -200_000,
+    liquidity: 10n ** 18n,
+    ...extra,
+  });
+  const ticks = [
+    { tick: -200_100, liquidityNet: 10n ** 18n },
+    { tick: -199_900, liquidityNet: -(10n ** 18n) },
+  ];
+
+  test("a concentrated pool: its spot price, its depth across its ticks and its holdings", () => {
+    const quote = quotePool(v3Row(), ticks, 18, 6);
+    const state = { sqrtPriceX96: sqrtRatioAtTick(-200_000), tick: -200_000, liquidity: 10n ** 18n };
+    expect(quote.spot).toEqual({ num: state.sqrtPriceX96 ** 2n, den: 2n ** 192n });
+    expect(quote.depth).toEqual(concentratedBandDepth(state, ticks));
+    expect(quote.holdings).toEqual(concentratedHoldings(state, ticks));
+    expect(quote.flags).toEqual([]);
+  });
+
+  test("ticks that contradict the in-range liquidity flag the pool INCONSISTENT_TICKS", () => {
+    expect(quotePool(v3Row(), [{ tick: -199_990, liquidityNet: -(10n ** 19n) }], 18, 6).flags).toEqual(["INCONSISTENT_TICKS"]);
+    expect(quotePool(v3Row(), [{ tick: -300_000, liquidityNet: 10n ** 19n }], 18, 6).flags).toEqual(["INCONSISTENT_TICKS"]);
+  });
+
+  test("an empty pool has no price (EMPTY); a stable pool is priced and measured on its curve", () => {
+    expect(quotePool(v3Row({ sqrtPriceX96: 0n }), ticks, 18, 6).flags).toEqual(["EMPTY"]);
+    expect(pair(weth, usdc, 0, 0).flags).toEqual(["EMPTY"]);
+    const stable = pair(usdc, usdt, 1_000_000, 1_000_000, { kind: "aerodrome-stable" });
+    expect(stable.depth).toEqual(stableCurveBandDepth(10n ** 12n, 10n ** 12n, 6, 6));
+    expect(stable.holdings).toEqual({ amount0: 10n ** 12n, amount1: 10n ** 12n });
+    expect(pair(usdc, usdt, 1_000_000, 1_000_000).depth).toEqual(constantProductBandDepth(10n ** 12n, 10n ** 12n));
+  });
+
+  test("hooks: beforeSwap, afterSwap and the two swap deltas flag a V4 pool; other permissions do not", () => {
+    const hooks = (bits: number) => `0x${bits.toString(16).padStart(40, "0")}`;
+    for (const bit of [7, 6, 3, 2]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(true);
+    for (const bit of [13, 12, 11, 10, 9, 8, 5, 4, 1, 0]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(false);
+    expect(hookCanChangeSwap(null)).toBe(false);
+    expect(pair(weth, usdc, 1, 1, { hooks: hooks(1 << 7) }).flags).toEqual(["HOOK_CAN_CHANGE_SWAP"]);
+  });
+});
+
+describe("priceTokens: what does not count", () => {
+  test("pools of untracked tokens and native ETH against WETH are no candidates", () => {
+    const stranger: MarketToken = { symbol: "X", address: address(0x99), decimals: 18 };
+    const prices = price([
+      pair(weth, usdc, 1_000, 3_000_000),
+      pair(stranger, usdc, 1_000_000, 1_000_000),
+      pair({ address: native, decimals: 18 }, weth, 1_000, 1_000),
+    ]);
+    const wethPrice = prices.get(weth.address);
+    expect(wethPrice?.pools.length).toBe(1);
+    expect(wethPrice?.excluded).toEqual([]);
+    expect(prices.has(stranger.address)).toBe(false);
+  });
+
+  test("a token paired only with WETH has no price when WETH has none; without a WETH token it is priced through stablecoins only", () => {
+    const prices = price([pair(aero, weth, 3_000_000, 1_000)]);
+    expect(usdOf(prices, weth)).toBeNull();
+    expect(prices.get(aero.address)).toMatchObject({ usd: null, pools: [], excluded: [] });
+    const noWeth = priceTokens({
+      tokens: [usdc, aero],
+      quotes: [pair(aero, usdc, 10_000_000, 11_000_000), pair(aero, weth, 3_000_000, 1_000)],
+      weth: weth.address,
+      parStables: new Set([usdc.address]),
+      minDepthUsd: { num: 1n, den: 1n },
+      maxPools: 5,
+    });
+    expect(noWeth.get(aero.address)?.pools.map((c) => c.route)).toEqual(["STABLECOIN"]);
+  });
+
+  test("a depth exactly at the minimum counts; flagged and empty pools are listed after the others", () => {
+    const one = pair(weth, usdc, 1_000, 3_000_000);
+    const exactDepth = price([one]).get(weth.address)?.pools[0]?.depthUsd as Ratio;
+    const at = priceTokens({
+      tokens,
+      quotes: [pair(weth, usdc, 0, 0), one],
+      weth: weth.address,
+      parStables: new Set([usdc.address]),
+      minDepthUsd: exactDepth,
+      maxPools: 5,
+    }).get(weth.address);
+    expect(at?.pools.length).toBe(1);
+    expect(at?.excluded.map((c) => c.exclusion)).toEqual(["EMPTY"]);
   });
 });
