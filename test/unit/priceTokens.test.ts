@@ -163,7 +163,7 @@ describe("quotePool", () => {
   });
 
   test("hooks: beforeSwap, afterSwap and the two swap deltas flag a V4 pool; other permissions do not", () => {
-    const hooks = (bits: number) => `0x${bits.toString(16).padStart(40, "0")}`;
+    const hooks = (bits: number) => `0x${bits.toString(16).padStart(40, "0")}` as Address;
     for (const bit of [7, 6, 3, 2]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(true);
     for (const bit of [13, 12, 11, 10, 9, 8, 5, 4, 1, 0]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(false);
     expect(hookCanChangeSwap(null)).toBe(false);
