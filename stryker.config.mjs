@@ -55,6 +55,22 @@
  *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
  *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
  *   with both remainders at or above the cost is never refused.
+ * - bandDepth.ts `edge >= upTarget` -> `>` and `edge <= downTarget` -> `<`: at equality the crossed
+ *   segment adds nothing and the final segment is empty, so the depth is the same.
+ * - stableCurveDepth.ts the bisection's `< 0` -> `<= 0` (twice): they differ only where the curve's price
+ *   equals the target exactly at an integer t (scale 1e36), below any figure's resolution.
+ * - stableCurveDepth.ts ceilDiv (`a <= 0n` guard and `a + b - 1n`): not equivalent but unobserved: the
+ *   edge is solved to 1e-36 and rounded to a base unit; a rounding of one base unit is below what the
+ *   tests' independent float solver can tell (they assert the curve's price at the edge to 1e-6).
+ * - quotePool.ts the `sqrtPriceX96 / liquidity / tick !== null` conjuncts: the indexer writes the three
+ *   together (V3-style and V4 pools) or none (the others); `depth !== null` in `consistent`: the holdings
+ *   walk visits every tick the depth walk does, with the same liquidity, so it fails whenever depth does.
+ * - priceTokens.ts `prices.get(...)?.usd` -> `.usd`: a quote token is WETH only once WETH is priced, so
+ *   the entry exists; the `[]` of an absent WETH -> `["Stryker was here"]`: no token has that address.
+ * - ratio.ts isqrt's first guess `bits / 2` -> `bits * 2`: still above the root; Newton only takes longer.
+ * - tickMath.ts `bit < 20` -> `<= 20`: bit 20 is never set in a tick within range; `tick > 0` -> `>= 0`:
+ *   at tick 0, (2^256 - 1) / 2^128 rounds up to the same 2^96; maxUint256 `- 1n` -> `+ 1n`: the quotient
+ *   differs only when the ratio divides 2^256, and no ratio of a positive tick is a power of two.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

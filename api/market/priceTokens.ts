@@ -70,9 +70,9 @@ export function priceTokens(p: PriceTokensParameters): Map<Address, TokenPrice> 
   const price = (token: MarketToken, quoteTokens: ReadonlySet<Address>) => {
     const candidates: PoolCandidate[] = [];
     for (const quote of p.quotes) {
+      // A pool of an untracked token, or of native ETH against WETH, has no `against` among the quote tokens.
       const token0 = asToken(quote.pool.token0);
       const token1 = asToken(quote.pool.token1);
-      if (!token0 || !token1 || token0 === token1) continue;
       const against = token0 === token ? token1 : token1 === token ? token0 : undefined;
       if (!against || !quoteTokens.has(against.address)) continue;
       const usdAgainst = usdOf(against);
@@ -82,10 +82,11 @@ export function priceTokens(p: PriceTokensParameters): Map<Address, TokenPrice> 
     prices.set(token.address, choose(token, candidates, p.minDepthUsd, p.maxPools));
   };
 
-  const stables = p.tokens.filter((t) => p.parStables.has(t.address));
-  for (const token of stables) price(token, new Set(stables.filter((s) => s !== token).map((s) => s.address)));
-  if (weth) price(weth, new Set(stables.map((s) => s.address)));
-  const quoteTokens = new Set([...stables.map((s) => s.address), ...(weth ? [weth.address] : [])]);
+  // No pool pairs a token with itself, so each stablecoin's quote tokens may include it.
+  const stables = new Set(p.tokens.filter((t) => p.parStables.has(t.address)).map((t) => t.address));
+  for (const token of p.tokens) if (stables.has(token.address)) price(token, stables);
+  if (weth) price(weth, stables);
+  const quoteTokens = weth ? new Set([...stables, weth.address]) : stables;
   for (const token of p.tokens) if (!prices.has(token.address)) price(token, quoteTokens);
   return prices;
 }

@@ -31,7 +31,7 @@ export type PoolQuote = {
 export function quotePool(pool: IndexedPool, ticks: readonly TickLiquidity[], decimals0: number, decimals1: number): PoolQuote {
   const flags: PoolFlag[] = hookCanChangeSwap(pool.hooks) ? ["HOOK_CAN_CHANGE_SWAP"] : [];
   const spot = poolSpotPrice(pool, decimals0, decimals1);
-  if (!spot || spot.num === 0n) return { pool, spot: null, depth: null, holdings: null, flags: [...flags, "EMPTY"] };
+  if (!spot) return { pool, spot: null, depth: null, holdings: null, flags: [...flags, "EMPTY"] };
   if (pool.sqrtPriceX96 !== null && pool.liquidity !== null && pool.tick !== null) {
     const state = { sqrtPriceX96: pool.sqrtPriceX96, tick: pool.tick, liquidity: pool.liquidity };
     const depth = concentratedBandDepth(state, ticks);

@@ -40,7 +40,7 @@ describe("ratio arithmetic", () => {
       }),
       { numRuns: 500 },
     );
-    expect(() => isqrt(-1n)).toThrow(RangeError);
+    expect(() => isqrt(-1n)).toThrow(/negative/);
   });
 
   test("median: the middle of an odd count, the mean of the two middles of an even one, order-free", () => {
@@ -48,7 +48,7 @@ describe("ratio arithmetic", () => {
     expect(compareRatio(medianRatio([r(3n), r(1n), r(2n)]), r(2n))).toBe(0);
     expect(compareRatio(medianRatio([r(4n), r(1n), r(2n), r(3n)]), r(5n, 2n))).toBe(0);
     expect(compareRatio(medianRatio([r(1n, 3n)]), r(2n, 6n))).toBe(0);
-    expect(() => medianRatio([])).toThrow(RangeError);
+    expect(() => medianRatio([])).toThrow(/median of nothing/);
   });
 
   test("formatRatio rounds half up at the digits asked, drops trailing zeros", () => {
@@ -192,7 +192,7 @@ describe("band depth, exactly as a V3 swap rounds it", () => {
     const ticks = [
       { tick: -100_000, liquidityNet: l },
       { tick: 900, liquidityNet: l / 3n }, // in the lower half of the band: crossed going down
-      { tick: tick, liquidityNet: 7n }, // the current tick itself: below the price, crossed going down first
+      { tick: tick, liquidityNet: l / 5n }, // the current tick itself: below the price, crossed going down first
       { tick: 1_100, liquidityNet: -(l / 2n) }, // in the upper half: crossed going up
       { tick: 100_000, liquidityNet: -l },
     ];
@@ -201,7 +201,10 @@ describe("band depth, exactly as a V3 swap rounds it", () => {
     expect(depth?.token1In).toBe(amount1Up(l, sqrtP, at1100) + amount1Up(l - l / 2n, at1100, up));
     const atTick = sqrtRatioAtTick(tick);
     const at900 = sqrtRatioAtTick(900);
-    expect(depth?.token0In).toBe(amount0Up(l, atTick, sqrtP) + amount0Up(l - 7n, at900, atTick) + amount0Up(l - 7n - l / 3n, down, at900));
+    const afterTick = l - l / 5n;
+    expect(depth?.token0In).toBe(
+      amount0Up(l, atTick, sqrtP) + amount0Up(afterTick, at900, atTick) + amount0Up(afterTick - l / 3n, down, at900),
+    );
   });
 
   test("ticks just inside the band are crossed, just outside are not; liquidity that runs out below zero leaves the pool out", () => {
@@ -226,10 +229,12 @@ describe("band depth, exactly as a V3 swap rounds it", () => {
 
   test("holdings: ticks at and below the current tick hold token1, ticks above token0; running out leaves it out", () => {
     const holdings = concentratedHoldings({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [
-      { tick: tick, liquidityNet: l },
+      { tick: 500, liquidityNet: l / 2n },
+      { tick: tick, liquidityNet: l / 2n },
       { tick: 2_000, liquidityNet: -l },
     ]);
-    expect(holdings?.amount1).toBe((l * (sqrtP - sqrtRatioAtTick(tick))) / q);
+    const atTick = sqrtRatioAtTick(tick);
+    expect(holdings?.amount1).toBe((l * (sqrtP - atTick)) / q + ((l / 2n) * (atTick - sqrtRatioAtTick(500))) / q);
     expect(holdings?.amount0).toBe(((l << 96n) * (sqrtRatioAtTick(2_000) - sqrtP)) / sqrtRatioAtTick(2_000) / sqrtP);
     expect(concentratedHoldings({ sqrtPriceX96: sqrtP, tick, liquidity: l }, [{ tick: 2_000, liquidityNet: -(l + 1n) }])).toBeNull();
   });

@@ -13,7 +13,8 @@ const usdc: MarketToken = { symbol: "USDC", address: address(0x1c), decimals: 6 
 const usdt: MarketToken = { symbol: "USDT", address: address(0x1d), decimals: 6 };
 const weth: MarketToken = { symbol: "WETH", address: address(0xee), decimals: 18 };
 const aero: MarketToken = { symbol: "AERO", address: address(0xae), decimals: 18 };
-const tokens = [usdc, usdt, weth, aero];
+// AERO first: a token's place in the list must not matter (WETH is priced before the tokens it quotes).
+const tokens = [aero, usdc, usdt, weth];
 const native = "0x0000000000000000000000000000000000000000";
 
 let poolNumber = 0x1000;
@@ -198,6 +199,41 @@ describe("priceTokens: what does not count", () => {
       maxPools: 5,
     });
     expect(noWeth.get(aero.address)?.pools.map((c) => c.route)).toEqual(["STABLECOIN"]);
+  });
+
+  test("a stablecoin is never priced through WETH, whatever the order of the tokens", () => {
+    const prices = priceTokens({
+      tokens: [weth, usdc, usdt],
+      quotes: [pair(weth, usdc, 1_000, 3_000_000), pair(weth, usdt, 1_000, 3_000_000)],
+      weth: weth.address,
+      parStables: new Set([usdc.address, usdt.address]),
+      minDepthUsd: { num: 1n, den: 1n },
+      maxPools: 5,
+    });
+    expect(usdOf(prices, weth)).not.toBeNull();
+    expect(usdOf(prices, usdc)).toBeNull();
+    expect(usdOf(prices, usdt)).toBeNull();
+  });
+
+  test("a concentrated pool whose ticks contradict its liquidity is listed as INCONSISTENT_TICKS, after the deeper ones", () => {
+    const broken = quotePool(
+      {
+        ...pair(weth, usdc, 1, 1).pool,
+        kind: "uniswap-v3",
+        sqrtPriceX96: 2n ** 96n * 10n ** 3n,
+        tick: 0,
+        liquidity: 10n,
+        reserve0: null,
+        reserve1: null,
+      },
+      [{ tick: 10, liquidityNet: -11n }],
+      18,
+      6,
+    );
+    const thin = pair(weth, usdc, 0.01, 30);
+    const result = price([broken, pair(weth, usdc, 1_000, 3_000_000), thin]).get(weth.address);
+    expect(result?.pools.length).toBe(1);
+    expect(result?.excluded.map((c) => c.exclusion)).toEqual(["BELOW_MIN_DEPTH", "INCONSISTENT_TICKS"]);
   });
 
   test("a depth exactly at the minimum counts; flagged and empty pools are listed after the others", () => {
