@@ -66,7 +66,8 @@
  *   together (V3-style and V4 pools) or none (the others); `depth !== null` in `consistent`: the holdings
  *   walk visits every tick the depth walk does, with the same liquidity, so it fails whenever depth does.
  * - priceTokens.ts `prices.get(...)?.usd` -> `.usd`: a quote token is WETH only once WETH is priced, so
- *   the entry exists; the `[]` of an absent WETH -> `["Stryker was here"]`: no token has that address.
+ *   the entry exists; `flag ?? "EMPTY"` -> `?? ""` (no coverage): quotePool flags every pool without a
+ *   price or depth (EMPTY or INCONSISTENT_TICKS), so the fallback is never taken.
  * - ratio.ts isqrt's first guess `bits / 2` -> `bits * 2`: still above the root; Newton only takes longer.
  * - tickMath.ts `bit < 20` -> `<= 20`: bit 20 is never set in a tick within range; `tick > 0` -> `>= 0`:
  *   at tick 0, (2^256 - 1) / 2^128 rounds up to the same 2^96; maxUint256 `- 1n` -> `+ 1n`: the quotient
