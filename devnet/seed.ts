@@ -5,6 +5,7 @@ import type { Manifest } from "./manifest";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedPools } from "./seed/pools";
 import { seedTokens } from "./seed/tokens";
+import { seedV4Pools } from "./seed/v4Pools";
 
 /** How many funded test users the manifest lists (accounts 3..). */
 const userCount = 12;
@@ -21,6 +22,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
 
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
+  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
 
   return {
@@ -32,6 +34,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     tokens: tokens.tokens,
     factories: markets.factories,
     pools: markets.pools,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...capabilities.contracts },
+    v4Pools: v4.v4Pools,
+    contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts },
   };
 }
