@@ -11,9 +11,13 @@ import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
 import type { CuratedPool } from "./config/indexerEnv";
 import type { IndexerPlan } from "./config/indexerPlan";
 import { isContractRefusal } from "./isContractRefusal";
+import type { InitializedTick } from "./readInitializedTicks";
 import type { NewPool } from "./registerPool";
 
-type Described = { ok: true; pool: Omit<NewPool, "blockNumber" | "volume0" | "volume1" | "volumeSince"> } | { ok: false; reason: string };
+/** A curated pool as verified and read at the start block (with its initialized ticks, for concentrated pools), or why it is refused. */
+export type DescribedPool =
+  | { ok: true; pool: Omit<NewPool, "blockNumber" | "volume0" | "volume1" | "volumeSince">; ticks?: InitializedTick[] }
+  | { ok: false; reason: string };
 
 /**
  * Verifies a curated pool against its factory (the factory must list it under its own tokens and fee,
@@ -23,7 +27,7 @@ export async function describeCuratedPool(
   client: Context["client"],
   curated: CuratedPool,
   factories: IndexerPlan["factories"],
-): Promise<Described> {
+): Promise<DescribedPool> {
   const { kind, address } = curated;
   // A wrong address answers nothing: no retries.
   const at = { address, retryEmptyResponse: false } as const;
@@ -34,7 +38,7 @@ export async function describeCuratedPool(
     const listedBy = async (
       factory: Address | undefined,
       listed: (factory: Address) => Promise<Address>,
-    ): Promise<Described | undefined> => {
+    ): Promise<DescribedPool | undefined> => {
       if (!factory) return { ok: false, reason: `no ${kind} factory is configured on this chain` };
       const found = await listed(factory);
       return isAddressEqual(found, address)
@@ -67,12 +71,13 @@ export async function describeCuratedPool(
           client.readContract({ abi: UniswapV3FactoryAbi, address: f, functionName: "getPool", args: [token0, token1, fee] }),
         );
         if (refusal) return refusal;
+        const tickSpacing = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "tickSpacing" });
         const [sqrtPriceX96, tick] = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "slot0" });
         const liquidity = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "liquidity" });
-        return { ok: true, pool: { ...identity, factory: factories.uniswapV3, fee, sqrtPriceX96, tick, liquidity } };
+        return { ok: true, pool: { ...identity, factory: factories.uniswapV3, fee, tickSpacing, sqrtPriceX96, tick, liquidity } };
       }
       case "uniswap-v4":
-        return { ok: false, reason: "a Uniswap V4 pool is not a contract of its own: it is curated by pool id" };
+        return { ok: false, reason: "a Uniswap V4 pool is not a contract of its own: curate it in INDEXER_V4_POOLS" };
       case "slipstream": {
         const tickSpacing = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "tickSpacing" });
         const refusal = await listedBy(factories.slipstream, (f) =>
@@ -81,7 +86,7 @@ export async function describeCuratedPool(
         if (refusal) return refusal;
         const [sqrtPriceX96, tick] = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "slot0" });
         const liquidity = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "liquidity" });
-        return { ok: true, pool: { ...identity, factory: factories.slipstream as Address, sqrtPriceX96, tick, liquidity } };
+        return { ok: true, pool: { ...identity, factory: factories.slipstream as Address, tickSpacing, sqrtPriceX96, tick, liquidity } };
       }
     }
   } catch (error) {
