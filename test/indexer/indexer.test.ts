@@ -13,9 +13,9 @@ import { approxSqrtRatioAtTick } from "../../devnet/seed/poolMath";
 import { type Devnet, startDevnet } from "../../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { startTraffic } from "../../devnet/traffic";
+import { chainTruth, eventKey, swapKey } from "../support/chainTruth";
 import { type IndexedTables, type PoolRow, readIndexedTables } from "../support/indexedTables";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
-import { chainTruth, eventKey, swapKey } from "./chainTruth";
 
 const backends: { name: string; databaseUrl: string | undefined }[] = [{ name: "PGlite", databaseUrl: undefined }];
 if (process.env.DATABASE_URL) backends.push({ name: "Postgres", databaseUrl: process.env.DATABASE_URL });

@@ -7,7 +7,7 @@ import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
 import { baseMulticall3 } from "../../base/baseChain";
 import { decodeUniswapV4Slot0, decodeUniswapV4TickLiquidity, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import type { DevnetClient } from "../../devnet/client";
-import type { PoolRow } from "../support/indexedTables";
+import type { PoolRow } from "./indexedTables";
 
 /** What locates a pool's state on chain: its address (a V4 pool's id and PoolManager), kind and tick spacing. */
 type PoolIdentity = Pick<PoolRow, "address" | "kind" | "factory" | "tickSpacing">;
@@ -111,7 +111,12 @@ export function chainTruth(client: DevnetClient) {
         tickSpacing,
       );
       const infos = await call<readonly [bigint, bigint]>("ticks", ticks);
-      return ticks.map((tick, i) => ({ pool: pool.address, tick, liquidityGross: infos[i]?.[0], liquidityNet: infos[i]?.[1] }));
+      return infos.map(([liquidityGross, liquidityNet], i) => ({
+        pool: pool.address,
+        tick: ticks[i] as number,
+        liquidityGross,
+        liquidityNet,
+      }));
     },
 
     /** Every swap of `pools` (V4 pools by id) up to `toBlock`, as (in, out) base units like the swap table. */
