@@ -209,27 +209,18 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
 
     /// Passes on what the PoolManager paid the router (its positive deltas).
     function _forward(PoolKey calldata key, int128 amount0, int128 amount1, address to) private {
-        if (amount0 > 0) _send(key.currency0, to, uint128(amount0));
-        if (amount1 > 0) _send(key.currency1, to, uint128(amount1));
+        if (amount0 > 0) key.currency0.sendCurrency(to, uint128(amount0));
+        if (amount1 > 0) key.currency1.sendCurrency(to, uint128(amount1));
     }
 
     function _payManager(address currency, uint256 amount) private {
-        if (currency == address(0)) _send(currency, address(POOL_MANAGER), amount);
+        if (currency == address(0)) currency.sendCurrency(address(POOL_MANAGER), amount);
         else currency.safeTransferFrom(_v4Payer, address(POOL_MANAGER), amount);
-    }
-
-    function _send(address currency, address to, uint256 amount) private {
-        if (currency == address(0)) {
-            (bool ok,) = to.call{value: amount}("");
-            require(ok, "ETH transfer failed");
-        } else {
-            currency.safeTransfer(to, amount);
-        }
     }
 
     /// The router holds no ETH between calls: what the call's value did not pay goes back to the caller.
     function _refundEth() private {
-        if (address(this).balance > 0) _send(address(0), msg.sender, address(this).balance);
+        if (address(this).balance > 0) address(0).sendCurrency(msg.sender, address(this).balance);
     }
 
     /// Only a pool of the factory may pull the payer's approved tokens.

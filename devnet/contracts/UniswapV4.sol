@@ -173,27 +173,14 @@ contract UniswapV4PoolManager {
     /// (amount0 in the high 128 bits, amount1 in the low 128).
     function _settle(PoolKey memory key, int256 delta0, int256 delta1) private returns (int256 balanceDelta) {
         (int128 amount0, int128 amount1) = (_toInt128(delta0), _toInt128(delta1));
-        if (amount0 > 0) _pay(key.currency0, msg.sender, uint128(amount0));
-        if (amount1 > 0) _pay(key.currency1, msg.sender, uint128(amount1));
-        uint256 before0 = _balanceOf(key.currency0);
-        uint256 before1 = _balanceOf(key.currency1);
+        if (amount0 > 0) key.currency0.sendCurrency(msg.sender, uint128(amount0));
+        if (amount1 > 0) key.currency1.sendCurrency(msg.sender, uint128(amount1));
+        uint256 before0 = key.currency0.currencyBalanceOf(address(this));
+        uint256 before1 = key.currency1.currencyBalanceOf(address(this));
         if (amount0 < 0 || amount1 < 0) IDevnetPoolManagerPayer(msg.sender).payPoolManager(key, amount0, amount1);
-        if (amount0 < 0) require(_balanceOf(key.currency0) >= before0 + uint128(-amount0), "currency0 not settled");
-        if (amount1 < 0) require(_balanceOf(key.currency1) >= before1 + uint128(-amount1), "currency1 not settled");
+        if (amount0 < 0) require(key.currency0.currencyBalanceOf(address(this)) >= before0 + uint128(-amount0), "currency0 not settled");
+        if (amount1 < 0) require(key.currency1.currencyBalanceOf(address(this)) >= before1 + uint128(-amount1), "currency1 not settled");
         balanceDelta = int256(amount0) << 128 | int256(uint256(uint128(amount1)));
-    }
-
-    function _pay(address currency, address to, uint256 amount) private {
-        if (currency == address(0)) {
-            (bool ok,) = to.call{value: amount}("");
-            require(ok, "ETH transfer failed");
-        } else {
-            currency.safeTransfer(to, amount);
-        }
-    }
-
-    function _balanceOf(address currency) private view returns (uint256) {
-        return currency == address(0) ? address(this).balance : currency.balanceOf(address(this));
     }
 
     function _toInt128(int256 value) private pure returns (int128) {

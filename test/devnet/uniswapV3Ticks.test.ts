@@ -17,6 +17,7 @@ import {
   type ReferencePool,
   referenceSwap,
   sqrtRatioAtTick,
+  ticksOfPositions,
 } from "../support/uniswapV3Reference";
 
 /** This file signs as users[4] only. */
@@ -103,14 +104,10 @@ describe("the Uniswap V3 pool fixture", () => {
   test("default: ticks() and the tick bitmap hold each position's liquidity at its edges; liquidity() counts the ranges holding the price", async () => {
     const block = await user.getBlockNumber({ cacheTime: 0 });
     const ticks = await truth.ticks({ ...identity(pool), tickSpacing: 60 }, block);
-    expect(ticks.map(({ tick, liquidityGross, liquidityNet }) => [tick, liquidityGross, liquidityNet])).toEqual([
-      [-600, 10n ** 21n, 10n ** 21n],
-      [-120, 5n * 10n ** 21n, 5n * 10n ** 21n],
-      [60, 2n * 10n ** 21n, 2n * 10n ** 21n],
-      [180, 5n * 10n ** 21n, -5n * 10n ** 21n],
-      [240, 2n * 10n ** 21n, -2n * 10n ** 21n],
-      [600, 10n ** 21n, -(10n ** 21n)],
-    ]);
+    expect(ticks.map(({ tick, liquidityGross, liquidityNet }) => [tick, liquidityGross, liquidityNet])).toEqual(
+      ticksOfPositions(positions),
+    );
+    expect(ticks.map((t) => t.tick)).toEqual([-600, -120, 60, 180, 240, 600]);
     expect(await user.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "liquidity" })).toBe(6n * 10n ** 21n);
     const [, , , , , , , initialized] = await user.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "ticks", args: [0] });
     expect(initialized).toBe(false);

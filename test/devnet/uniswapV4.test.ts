@@ -15,7 +15,7 @@ import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { chainTruth } from "../support/chainTruth";
 import { testClient, testManifest } from "../support/devnet";
 import { deployTestToken } from "../support/testToken";
-import { minSqrtRatio, type ReferencePool, referenceSwap, sqrtRatioAtTick } from "../support/uniswapV3Reference";
+import { minSqrtRatio, type ReferencePool, referenceSwap, sqrtRatioAtTick, ticksOfPositions } from "../support/uniswapV3Reference";
 
 /** This file signs as users[5] only. */
 const manifest = testManifest();
@@ -157,14 +157,10 @@ describe("the Uniswap V4 PoolManager fixture", () => {
     );
     const block = await latest();
     const ticks = await truth.ticks(pool(), block);
-    expect(ticks.map(({ tick, liquidityGross, liquidityNet }) => [tick, liquidityGross, liquidityNet])).toEqual([
-      [-500, 10n ** 21n, 10n ** 21n],
-      [-100, 5n * 10n ** 21n, 5n * 10n ** 21n],
-      [50, 2n * 10n ** 21n, 2n * 10n ** 21n],
-      [150, 5n * 10n ** 21n, -5n * 10n ** 21n],
-      [200, 2n * 10n ** 21n, -2n * 10n ** 21n],
-      [500, 10n ** 21n, -(10n ** 21n)],
-    ]);
+    expect(ticks.map(({ tick, liquidityGross, liquidityNet }) => [tick, liquidityGross, liquidityNet])).toEqual(
+      ticksOfPositions(positions),
+    );
+    expect(ticks.map((t) => t.tick)).toEqual([-500, -100, 50, 150, 200, 500]);
     expect(await truth.poolState(pool(), block)).toMatchObject({ sqrtPriceX96: 1n << 96n, tick: 0, liquidity: 6n * 10n ** 21n });
     // The three extsload forms read the same words: slot0 alone, as a range, and in a list.
     const slots = uniswapV4PoolSlots(id);

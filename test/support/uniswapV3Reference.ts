@@ -200,3 +200,19 @@ export function referenceSwap(pool: ReferencePool, params: { zeroForOne: boolean
   const [amount0, amount1] = zeroForOne === exactInput ? [used, calculated] : [calculated, used];
   return { amount0, amount1, sqrtPriceX96, tick, liquidity, crossed };
 }
+
+/** The initialized ticks that positions make, as [tick, liquidityGross, liquidityNet] in tick order. */
+export function ticksOfPositions(
+  positions: readonly { tickLower: number; tickUpper: number; liquidity: bigint }[],
+): [number, bigint, bigint][] {
+  const ticks = new Map<number, [bigint, bigint]>();
+  const add = (tick: number, gross: bigint, net: bigint) => {
+    const [g, n] = ticks.get(tick) ?? [0n, 0n];
+    ticks.set(tick, [g + gross, n + net]);
+  };
+  for (const { tickLower, tickUpper, liquidity } of positions) {
+    add(tickLower, liquidity, liquidity);
+    add(tickUpper, liquidity, -liquidity);
+  }
+  return [...ticks.entries()].sort(([a], [b]) => a - b).map(([tick, [gross, net]]) => [tick, gross, net]);
+}
