@@ -22,13 +22,15 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
 
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
-  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
+  // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
+  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
 
   return {
     chainId: await ctx.client.getChainId(),
     rpcUrl,
-    seededAtBlock: Number(await ctx.client.getBlockNumber()),
+    // Uncached: viem would answer from its cache, possibly a block behind the last seeding transaction.
+    seededAtBlock: Number(await ctx.client.getBlockNumber({ cacheTime: 0 })),
     accounts: { deployer, traffic, users },
     payoutAddress: payout.address,
     tokens: tokens.tokens,

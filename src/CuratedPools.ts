@@ -8,23 +8,30 @@ import { plan } from "./plan";
 import { readV3PoolTicks } from "./readV3PoolTicks";
 import { registerPool } from "./registerPool";
 
-// Curated pools (mainnet, or INDEXER_POOLS / INDEXER_V4_POOLS on the devnet): verified and read once at the
-// source's start block, initialized ticks included; from then on their events update them exactly as on
-// the devnet.
+// Curated pools (mainnet, or INDEXER_POOLS / INDEXER_V4_POOLS on the devnet): verified and read once as of
+// the end of the block before their sources' start block, initialized ticks included; from the start block
+// on, their events update them exactly as on the devnet (an event of the start block itself is applied
+// once: Mint, Burn and ModifyLiquidity add deltas).
 if (plan.pools.discovery === "list") {
   const { curated, curatedV4 } = plan.pools;
   const ofKinds = (...kinds: IndexedPoolKind[]) => curated.filter((p) => kinds.includes(p.kind));
 
-  /** Registers a described pool as of the start block, with its initial ticks; logs why one is refused. */
-  async function registerAtStart(context: Context, startBlock: number | undefined, name: string, describe: () => Promise<DescribedPool>) {
+  /** Registers a pool as described just before the start block, with its initial ticks; logs why one is refused. */
+  async function registerAtStart(
+    context: Context,
+    startBlock: number | undefined,
+    name: string,
+    describe: (stateBlock: bigint) => Promise<DescribedPool>,
+  ) {
     if (startBlock === undefined) throw new Error("curated pool sources need a start block");
     const block = await context.client.getBlock({ blockNumber: BigInt(startBlock) });
-    const described = await describe();
+    const stateBlock = block.number > 0n ? block.number - 1n : 0n;
+    const described = await describe(stateBlock);
     const registered =
       described.ok &&
       (await registerPool(context, {
         ...described.pool,
-        blockNumber: block.number,
+        blockNumber: stateBlock,
         volume0: 0n,
         volume1: 0n,
         // Swaps before the start block are not indexed: the window begins there.
@@ -43,20 +50,20 @@ if (plan.pools.discovery === "list") {
   }
 
   /** A curated V2-style, V3 or Slipstream pool verified against its factory, with a V3-style pool's ticks. */
-  async function describeWithTicks(context: Context, curatedPool: CuratedPool): Promise<DescribedPool> {
-    const described = await describeCuratedPool(context.client, curatedPool, plan.factories);
+  async function describeWithTicks(context: Context, curatedPool: CuratedPool, blockNumber: bigint): Promise<DescribedPool> {
+    const described = await describeCuratedPool(context.client, curatedPool, plan.factories, blockNumber);
     const { kind, address } = curatedPool;
     if (!described.ok || (kind !== "uniswap-v3" && kind !== "slipstream")) return described;
     const { tickSpacing } = described.pool;
     if (tickSpacing == null) throw new Error(`describeCuratedPool read no tick spacing for ${kind} pool ${address}`);
-    const read = await readV3PoolTicks(context.client, { address, kind, tickSpacing });
+    const read = await readV3PoolTicks(context.client, { address, kind, tickSpacing }, blockNumber);
     return read.ok ? { ...described, ticks: read.ticks } : read;
   }
 
   async function registerCurated(context: Context, pools: CuratedPool[], startBlock: number | undefined) {
     for (const curatedPool of pools) {
-      await registerAtStart(context, startBlock, `${curatedPool.kind} pool ${curatedPool.address}`, () =>
-        describeWithTicks(context, curatedPool),
+      await registerAtStart(context, startBlock, `${curatedPool.kind} pool ${curatedPool.address}`, (stateBlock) =>
+        describeWithTicks(context, curatedPool, stateBlock),
       );
     }
   }
@@ -72,8 +79,8 @@ if (plan.pools.discovery === "list") {
   );
   ponder.on("UniswapV4PoolManager:setup", async ({ context }) => {
     for (const curatedPool of curatedV4) {
-      await registerAtStart(context, context.contracts.UniswapV4PoolManager.startBlock, `uniswap-v4 pool ${curatedPool.id}`, () =>
-        describeCuratedV4Pool(context.client, plan.poolManager, curatedPool),
+      await registerAtStart(context, context.contracts.UniswapV4PoolManager.startBlock, `uniswap-v4 pool ${curatedPool.id}`, (stateBlock) =>
+        describeCuratedV4Pool(context.client, plan.poolManager, curatedPool, stateBlock),
       );
     }
   });

@@ -21,16 +21,17 @@ export type DescribedPool =
 
 /**
  * Verifies a curated pool against its factory (the factory must list it under its own tokens and fee,
- * tick spacing or stability) and reads its state, at the block the client is pinned to.
+ * tick spacing or stability) and reads its state, at `blockNumber`.
  */
 export async function describeCuratedPool(
   client: Context["client"],
   curated: CuratedPool,
   factories: IndexerPlan["factories"],
+  blockNumber: bigint,
 ): Promise<DescribedPool> {
   const { kind, address } = curated;
   // A wrong address answers nothing: no retries.
-  const at = { address, retryEmptyResponse: false } as const;
+  const at = { address, blockNumber, retryEmptyResponse: false } as const;
   try {
     const token0 = await client.readContract({ ...at, abi: UniswapV2PairAbi, functionName: "token0" });
     const token1 = await client.readContract({ ...at, abi: UniswapV2PairAbi, functionName: "token1" });
@@ -52,7 +53,7 @@ export async function describeCuratedPool(
     switch (kind) {
       case "uniswap-v2": {
         const refusal = await listedBy(factories.uniswapV2, (f) =>
-          client.readContract({ abi: UniswapV2FactoryAbi, address: f, functionName: "getPair", args: [token0, token1] }),
+          client.readContract({ abi: UniswapV2FactoryAbi, address: f, blockNumber, functionName: "getPair", args: [token0, token1] }),
         );
         return refusal ?? { ok: true, pool: { ...identity, factory: factories.uniswapV2, ...(await reserves()) } };
       }
@@ -61,14 +62,20 @@ export async function describeCuratedPool(
         const stable = await client.readContract({ ...at, abi: AerodromePoolAbi, functionName: "stable" });
         if (stable !== (kind === "aerodrome-stable")) return { ok: false, reason: `stable() is ${stable} on chain, configured ${kind}` };
         const refusal = await listedBy(factories.aerodrome, (f) =>
-          client.readContract({ abi: AerodromePoolFactoryAbi, address: f, functionName: "getPool", args: [token0, token1, stable] }),
+          client.readContract({
+            abi: AerodromePoolFactoryAbi,
+            address: f,
+            blockNumber,
+            functionName: "getPool",
+            args: [token0, token1, stable],
+          }),
         );
         return refusal ?? { ok: true, pool: { ...identity, factory: factories.aerodrome, ...(await reserves()) } };
       }
       case "uniswap-v3": {
         const fee = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "fee" });
         const refusal = await listedBy(factories.uniswapV3, (f) =>
-          client.readContract({ abi: UniswapV3FactoryAbi, address: f, functionName: "getPool", args: [token0, token1, fee] }),
+          client.readContract({ abi: UniswapV3FactoryAbi, address: f, blockNumber, functionName: "getPool", args: [token0, token1, fee] }),
         );
         if (refusal) return refusal;
         const tickSpacing = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "tickSpacing" });
@@ -81,7 +88,13 @@ export async function describeCuratedPool(
       case "slipstream": {
         const tickSpacing = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "tickSpacing" });
         const refusal = await listedBy(factories.slipstream, (f) =>
-          client.readContract({ abi: SlipstreamCLFactoryAbi, address: f, functionName: "getPool", args: [token0, token1, tickSpacing] }),
+          client.readContract({
+            abi: SlipstreamCLFactoryAbi,
+            address: f,
+            blockNumber,
+            functionName: "getPool",
+            args: [token0, token1, tickSpacing],
+          }),
         );
         if (refusal) return refusal;
         const [sqrtPriceX96, tick] = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "slot0" });

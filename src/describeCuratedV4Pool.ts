@@ -8,7 +8,7 @@ import { readInitializedTicks } from "./readInitializedTicks";
 
 /**
  * A curated Uniswap V4 pool's state, read from the PoolManager's storage through `extsload` as V4's
- * StateLibrary reads it, at the block the client is pinned to: slot0, the in-range liquidity and every
+ * StateLibrary reads it, at `blockNumber`: slot0, the in-range liquidity and every
  * initialized tick (bitmap words, then each tick's liquidity). Its key was checked against its id when the
  * configuration was parsed; a pool not initialized at that block is refused.
  */
@@ -16,15 +16,20 @@ export async function describeCuratedV4Pool(
   client: Context["client"],
   poolManager: Address,
   curated: CuratedV4Pool,
+  blockNumber: bigint,
 ): Promise<DescribedPool> {
   const slots = uniswapV4PoolSlots(curated.id);
   const load = (keys: Hex[]) =>
-    client.readContract({ address: poolManager, abi: UniswapV4PoolManagerAbi, functionName: "extsload", args: [keys] }) as Promise<
-      readonly Hex[]
-    >;
+    client.readContract({
+      address: poolManager,
+      abi: UniswapV4PoolManagerAbi,
+      functionName: "extsload",
+      args: [keys],
+      blockNumber,
+    }) as Promise<readonly Hex[]>;
   const [slot0Word, liquidityWord] = await load([slots.slot0, slots.liquidity]);
   const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0Word ?? "0x0");
-  if (sqrtPriceX96 === 0n) return { ok: false, reason: "the PoolManager holds no such pool (not initialized at the start block)" };
+  if (sqrtPriceX96 === 0n) return { ok: false, reason: "the PoolManager holds no such pool (not initialized before the start block)" };
   const read = await readInitializedTicks(curated.key.tickSpacing, {
     words: async (wordPositions) => (await load(wordPositions.map(slots.tickBitmapWord))).map((w) => BigInt(w)),
     liquidities: async (ticks) => (await load(ticks.map(slots.tick))).map(decodeUniswapV4TickLiquidity),

@@ -6,12 +6,13 @@ import { baseMulticall3 } from "../base/baseChain";
 import { type ReadTicksResult, readInitializedTicks } from "./readInitializedTicks";
 
 /**
- * Every initialized tick of a Uniswap V3 or Slipstream pool, at the block the client is pinned to:
+ * Every initialized tick of a Uniswap V3 or Slipstream pool at `blockNumber`:
  * `tickBitmap(word)` for each word, then `ticks(t)` of each tick they mark, batched through Multicall3.
  */
 export function readV3PoolTicks(
   client: Context["client"],
   pool: { address: Address; kind: "uniswap-v3" | "slipstream"; tickSpacing: number },
+  blockNumber: bigint,
 ): Promise<ReadTicksResult> {
   // Both pools' ticks() start with liquidityGross and liquidityNet; Slipstream's tuple is longer.
   const abi = pool.kind === "slipstream" ? SlipstreamPoolAbi : UniswapV3PoolAbi;
@@ -19,6 +20,8 @@ export function readV3PoolTicks(
     client.multicall({
       contracts: args.map((arg) => ({ address: pool.address, abi, functionName, args: [arg] })) as never,
       allowFailure: false,
+      blockNumber,
+      // Explicit: viem knows Base's Multicall3 only from its mainnet deployment block on.
       multicallAddress: baseMulticall3,
       // One aggregate per batch: the batches are sized already.
       batchSize: 0,

@@ -26,14 +26,14 @@ export const devnetSwapHooks: Address = getAddress(
 type V4PoolSpec = { base: string; quote: string; fee: number; tickSpacing: number; tvlUsd: number; hooks?: Address };
 
 /**
- * The seeded V4 pools: native ETH/USDC (deep), cbBTC/ETH, a DEGEN/ETH pool whose hooks can change swap
- * results, and a pool of two untracked tokens (which the indexer must not index).
+ * The seeded V4 pools: cbBTC/ETH, a DEGEN/ETH pool whose hooks can change swap results, a pool of two
+ * untracked tokens (which the indexer must not index) and native ETH/USDC (deep), seeded last.
  */
 export const v4PoolSpecs: readonly V4PoolSpec[] = [
-  { base: "ETH", quote: "USDC", fee: 500, tickSpacing: 10, tvlUsd: 25_000_000 },
   { base: "cbBTC", quote: "ETH", fee: 3000, tickSpacing: 60, tvlUsd: 6_000_000 },
   { base: "DEGEN", quote: "ETH", fee: 3000, tickSpacing: 60, tvlUsd: 2_000_000, hooks: devnetSwapHooks },
   { base: "UNTA", quote: "UNTB", fee: 3000, tickSpacing: 60, tvlUsd: 1_000_000 },
+  { base: "ETH", quote: "USDC", fee: 500, tickSpacing: 10, tvlUsd: 25_000_000 },
 ];
 
 /** Manifest name of a V4 pool, e.g. "uniswap-v4:ETH/USDC:500" or "uniswap-v4:DEGEN/ETH:3000:hooked". */
