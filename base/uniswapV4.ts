@@ -81,6 +81,11 @@ export function decodeUniswapV4Slot0(value: Hex): { sqrtPriceX96: bigint; tick: 
   };
 }
 
+/** The in-range liquidity's word as extsload returns it: a uint128 in the low bits. */
+export function decodeUniswapV4Liquidity(value: Hex): bigint {
+  return BigInt(value) & ((1n << 128n) - 1n);
+}
+
 /** A tick's first word as extsload returns it: gross liquidity and (signed) net liquidity. */
 export function decodeUniswapV4TickLiquidity(value: Hex): { liquidityGross: bigint; liquidityNet: bigint } {
   const v = BigInt(value);

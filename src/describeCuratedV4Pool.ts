@@ -1,7 +1,7 @@
 import type { Context } from "ponder:registry";
 import type { Address, Hex } from "viem";
 import { UniswapV4PoolManagerAbi } from "../abis/UniswapV4PoolManagerAbi";
-import { decodeUniswapV4Slot0, decodeUniswapV4TickLiquidity, uniswapV4PoolSlots } from "../base/uniswapV4";
+import { decodeUniswapV4Liquidity, decodeUniswapV4Slot0, decodeUniswapV4TickLiquidity, uniswapV4PoolSlots } from "../base/uniswapV4";
 import type { CuratedV4Pool } from "./config/indexerEnv";
 import type { DescribedPool } from "./describeCuratedPool";
 import { readInitializedTicks } from "./readInitializedTicks";
@@ -28,7 +28,8 @@ export async function describeCuratedV4Pool(
       blockNumber,
     }) as Promise<readonly Hex[]>;
   const [slot0Word, liquidityWord] = await load([slots.slot0, slots.liquidity]);
-  const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0Word ?? "0x0");
+  if (slot0Word === undefined || liquidityWord === undefined) throw new Error("extsload answered fewer words than asked");
+  const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0Word);
   if (sqrtPriceX96 === 0n) return { ok: false, reason: "the PoolManager holds no such pool (not initialized before the start block)" };
   const read = await readInitializedTicks(curated.key.tickSpacing, {
     words: async (wordPositions) => (await load(wordPositions.map(slots.tickBitmapWord))).map((w) => BigInt(w)),
@@ -49,7 +50,7 @@ export async function describeCuratedV4Pool(
       hooks: key.hooks,
       sqrtPriceX96,
       tick,
-      liquidity: BigInt(liquidityWord ?? "0x0") & ((1n << 128n) - 1n),
+      liquidity: decodeUniswapV4Liquidity(liquidityWord),
     },
     ticks: read.ticks,
   };

@@ -5,7 +5,7 @@ import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
 import { baseMulticall3 } from "../../base/baseChain";
-import { decodeUniswapV4Slot0, decodeUniswapV4TickLiquidity, uniswapV4PoolSlots } from "../../base/uniswapV4";
+import { decodeUniswapV4Liquidity, decodeUniswapV4Slot0, decodeUniswapV4TickLiquidity, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import type { DevnetClient } from "../../devnet/client";
 import type { PoolRow } from "./indexedTables";
 
@@ -65,9 +65,9 @@ export function chainTruth(client: DevnetClient) {
     async poolState(pool: PoolIdentity, blockNumber: bigint) {
       if (pool.kind === "uniswap-v4") {
         const slots = uniswapV4PoolSlots(pool.address);
-        const [slot0, liquidity] = await extsload(client, pool.factory, [slots.slot0, slots.liquidity], blockNumber);
-        const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0 ?? "0x0");
-        return { reserve0: null, reserve1: null, sqrtPriceX96, liquidity: BigInt(liquidity ?? "0x0") & ((1n << 128n) - 1n), tick };
+        const [slot0 = "0x0", liquidity = "0x0"] = await extsload(client, pool.factory, [slots.slot0, slots.liquidity], blockNumber);
+        const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0);
+        return { reserve0: null, reserve1: null, sqrtPriceX96, liquidity: decodeUniswapV4Liquidity(liquidity), tick };
       }
       const at = { address: pool.address, blockNumber } as const;
       if (pool.kind === "uniswap-v3" || pool.kind === "slipstream") {
@@ -84,7 +84,8 @@ export function chainTruth(client: DevnetClient) {
      * (`tickBitmap` and `ticks`, or the PoolManager's storage), as the pool_tick table's rows.
      */
     async ticks(pool: PoolIdentity, blockNumber: bigint) {
-      const tickSpacing = pool.tickSpacing ?? 0;
+      const { tickSpacing } = pool;
+      if (tickSpacing === null) throw new Error(`${pool.address} has no tick spacing: not a concentrated pool`);
       const positions = wordPositions(tickSpacing);
       if (pool.kind === "uniswap-v4") {
         const slots = uniswapV4PoolSlots(pool.address);
