@@ -7,6 +7,7 @@ import { UniswapV2FactoryAbi } from "./abis/UniswapV2FactoryAbi";
 import { UniswapV2PairAbi } from "./abis/UniswapV2PairAbi";
 import { UniswapV3FactoryAbi } from "./abis/UniswapV3FactoryAbi";
 import { UniswapV3PoolAbi } from "./abis/UniswapV3PoolAbi";
+import { UniswapV4PoolManagerAbi } from "./abis/UniswapV4PoolManagerAbi";
 import { loadConfig } from "./api/config";
 import type { IndexedPoolKind } from "./src/config/indexerEnv";
 import { indexerPlan } from "./src/config/indexerPlan";
@@ -30,6 +31,9 @@ function curated(...kinds: IndexedPoolKind[]): Address[] {
   return pools.length > 0 ? pools.map((p) => p.address) : [zeroAddress];
 }
 const discovered = plan.pools.discovery === "factory";
+/** Mainnet: the curated V4 pools, by id. Every V4 pool lives in the PoolManager: only their events are fetched. */
+const curatedV4Ids = plan.pools.discovery === "list" ? plan.pools.curatedV4.map((p) => p.id) : [];
+const v4Events = ["Initialize", "ModifyLiquidity", "Swap"] as const;
 
 export default createConfig({
   database:
@@ -78,6 +82,13 @@ export default createConfig({
       address: discovered
         ? factory({ address: plan.factories.aerodrome, event: AerodromePoolFactoryAbi[0], parameter: "pool" })
         : curated("aerodrome-volatile", "aerodrome-stable"),
+      startBlock: poolsStart,
+    },
+    UniswapV4PoolManager: {
+      chain: "base",
+      abi: UniswapV4PoolManagerAbi,
+      address: discovered || curatedV4Ids.length > 0 ? plan.poolManager : zeroAddress,
+      filter: curatedV4Ids.length > 0 ? v4Events.map((event) => ({ event, args: { id: curatedV4Ids } })) : undefined,
       startBlock: poolsStart,
     },
   },

@@ -1,4 +1,4 @@
-/** Uniswap V3 pool (Aerodrome Slipstream pools emit the same events): state events and pricing views. */
+/** Uniswap V3 pool (Aerodrome Slipstream pools emit the same events): state events, pricing views and initialized ticks. */
 export const UniswapV3PoolAbi = [
   {
     type: "event",
@@ -79,4 +79,27 @@ export const UniswapV3PoolAbi = [
     outputs: [{ name: "", type: "int24" }],
   },
   { type: "function", name: "factory", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "address" }] },
+  {
+    type: "function",
+    name: "ticks",
+    stateMutability: "view",
+    inputs: [{ name: "tick", type: "int24" }],
+    outputs: [
+      { name: "liquidityGross", type: "uint128" },
+      { name: "liquidityNet", type: "int128" },
+      { name: "feeGrowthOutside0X128", type: "uint256" },
+      { name: "feeGrowthOutside1X128", type: "uint256" },
+      { name: "tickCumulativeOutside", type: "int56" },
+      { name: "secondsPerLiquidityOutsideX128", type: "uint160" },
+      { name: "secondsOutside", type: "uint32" },
+      { name: "initialized", type: "bool" },
+    ],
+  },
+  {
+    type: "function",
+    name: "tickBitmap",
+    stateMutability: "view",
+    inputs: [{ name: "wordPosition", type: "int16" }],
+    outputs: [{ name: "", type: "uint256" }],
+  },
 ] as const;

@@ -32,8 +32,32 @@ export const ManifestPool = z.object({
   token1: address,
   /** Uniswap V3-style fee in hundredths of a bip; absent on V2-style pools. */
   fee: z.number().int().optional(),
+  /** Uniswap V3-style tick spacing; absent on V2-style pools. */
+  tickSpacing: z.number().int().optional(),
 });
 export type ManifestPool = z.infer<typeof ManifestPool>;
+
+/**
+ * A Uniswap V4 pool: it lives in the PoolManager, keyed by its id (what the index stores as the pool's
+ * address). Currency address(0) is native ETH.
+ */
+export const ManifestV4Pool = z.object({
+  name: z.string(),
+  kind: z.literal("uniswap-v4"),
+  /** keccak256(abi.encode(key)). */
+  id: z.string().regex(/^0x[0-9a-f]{64}$/) as unknown as z.ZodType<`0x${string}`>,
+  poolManager: address,
+  key: z.object({
+    currency0: address,
+    currency1: address,
+    /** Hundredths of a bip. */
+    fee: z.number().int(),
+    tickSpacing: z.number().int(),
+    /** Its low 14 bits are the hook's permissions; the devnet's PoolManager stores it and never calls it. */
+    hooks: address,
+  }),
+});
+export type ManifestV4Pool = z.infer<typeof ManifestV4Pool>;
 
 /** Everything a test or tool needs to find on the devnet; nothing else hard-codes devnet addresses. */
 export const Manifest = z.object({
@@ -51,6 +75,8 @@ export const Manifest = z.object({
   tokens: z.record(z.string(), ManifestToken),
   factories: z.object({ uniswapV2: address, uniswapV3: address, aerodrome: address }),
   pools: z.array(ManifestPool),
+  /** Uniswap V4 pools in the PoolManager (at Base's address): of tracked tokens, one with swap hooks, one of untracked tokens. */
+  v4Pools: z.array(ManifestV4Pool),
   /** Every other deployed fixture by a stable name (proxies, Diamond, facets, Multicall3, ...). */
   contracts: z.record(z.string(), address),
 });

@@ -6,6 +6,7 @@ import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedGasPriceOracle } from "./seed/gasPriceOracle";
 import { seedPools } from "./seed/pools";
 import { seedTokens } from "./seed/tokens";
+import { seedV4Pools } from "./seed/v4Pools";
 
 /** How many funded test users the manifest lists (accounts 3..). */
 const userCount = 12;
@@ -24,16 +25,20 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const markets = await seedPools(ctx, tokens.tokens);
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
+  // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
+  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
 
   return {
     chainId: await ctx.client.getChainId(),
     rpcUrl,
-    seededAtBlock: Number(await ctx.client.getBlockNumber()),
+    // Uncached: viem would answer from its cache, possibly a block behind the last seeding transaction.
+    seededAtBlock: Number(await ctx.client.getBlockNumber({ cacheTime: 0 })),
     accounts: { deployer, traffic, users },
     payoutAddress: payout.address,
     tokens: tokens.tokens,
     factories: markets.factories,
     pools: markets.pools,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...capabilities.contracts, gasPriceOracle },
+    v4Pools: v4.v4Pools,
+    contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts, gasPriceOracle },
   };
 }

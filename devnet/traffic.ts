@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Address, erc20Abi, maxUint256 } from "viem";
-import { createDevnetClient } from "./client";
-import type { Manifest, ManifestPool, ManifestToken } from "./manifest";
+import { type Address, erc20Abi, maxUint256, zeroAddress } from "viem";
+import { createDevnetClient, type DevnetClient } from "./client";
+import type { Manifest, ManifestPool, ManifestToken, ManifestV4Pool } from "./manifest";
 import { unitsForUsd } from "./seed/prices";
+import { nativeEth } from "./seed/tokens";
 import { devnetSwapRouterAbi } from "./swapRouterAbi";
+import { type ConcentratedPool, createPositionCycle } from "./trafficPositions";
 import { createTrafficSender, type TrafficCall } from "./trafficSender";
 
 /**
@@ -32,6 +34,8 @@ export type TrafficOptions = {
   intervalMs?: number;
   /** Every this many ticks, one whale transfer. Default 10. */
   whaleEvery?: number;
+  /** Every this many ticks, the next step of the position cycle (devnet/trafficPositions.ts). Default 2. */
+  positionEvery?: number;
   /** Who receives the transfers. Default: the manifest's users. */
   recipients?: Address[];
   /** Aborting it stops the traffic like stop(). */
@@ -47,17 +51,19 @@ const transferGas = 120_000n;
 const maxNetFlowUsd = 60_000;
 
 /**
- * Drives market activity from the manifest's traffic account: each tick a few swaps in random pools and
- * directions (leaning against each pool's net flow so prices wander without drifting away), ordinary
- * transfers of tracked tokens to the recipients, and every `whaleEvery` ticks a whale transfer. A reverted
- * or failed transaction is logged and the traffic goes on.
+ * Drives market activity from the manifest's traffic account: each tick a few swaps in random pools
+ * (Uniswap V4 pools of tracked tokens and ETH included) and directions (leaning against each pool's net
+ * flow so prices wander without drifting away), ordinary transfers of tracked tokens to the recipients,
+ * every `positionEvery` ticks a step of the position cycle (a position opened, a tick crossed both ways,
+ * the position closed), and every `whaleEvery` ticks a whale transfer. A reverted or failed transaction
+ * is logged and the traffic goes on.
  */
 export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): { stop(): Promise<void> } {
-  const { intervalMs = 1000, whaleEvery = 10, log = (m: string) => console.warn(m) } = options;
+  const { intervalMs = 1000, whaleEvery = 10, positionEvery = 2, log = (m: string) => console.warn(m) } = options;
   const recipients = options.recipients ?? manifest.accounts.users.map((u) => u.address);
   const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.traffic.privateKey);
   const sender = createTrafficSender(client, log);
-  const plan = createPlanner(manifest, client.account.address, recipients);
+  const plan = createPlanner(manifest, client, recipients);
   const halt = new AbortController();
   if (options.signal?.aborted) halt.abort();
   options.signal?.addEventListener("abort", () => halt.abort(), { once: true });
@@ -65,7 +71,9 @@ export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): 
   const running = (async () => {
     await sender.sendBatch(await plan.approvals(client));
     for (let tick = 1; !halt.signal.aborted; tick++) {
-      const calls = [...plan.swaps(), ...plan.transfers()];
+      // The position step first: its price limits come from the price it has just read.
+      const position = tick % positionEvery === 0 ? await plan.positions.next() : undefined;
+      const calls = [...(position ? [position] : []), ...plan.swaps(), ...plan.transfers()];
       if (tick % whaleEvery === 0) calls.push(plan.whale(tick / whaleEvery));
       await sender.sendBatch(calls);
       await sleep(intervalMs, undefined, { signal: halt.signal }).catch(() => undefined);
@@ -81,12 +89,16 @@ export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): 
 }
 
 /** What each tick sends, chosen at random from the manifest's pools, tokens and recipients. */
-function createPlanner(manifest: Manifest, trader: Address, recipients: Address[]) {
+function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Address[]) {
+  const trader = client.account.address;
   const router = swapRouterOf(manifest);
   if (recipients.length === 0) throw new Error("traffic needs at least one recipient");
   const tokens = Object.values(manifest.tokens);
-  const tokenAt = new Map(tokens.map((t) => [t.address, t]));
+  const tokenAt = new Map([...tokens, nativeEth].map((t) => [t.address, t]));
   const netFlowUsd = new Map<string, number>();
+  // V4 pools whose currencies are tracked tokens or ETH: the traffic account holds nothing else.
+  const v4Pools = manifest.v4Pools.filter((p) => tokenAt.has(p.key.currency0) && tokenAt.has(p.key.currency1));
+  const markets: (ManifestPool | ManifestV4Pool)[] = [...manifest.pools, ...v4Pools];
 
   const tokenOf = (address: Address): ManifestToken => {
     const token = tokenAt.get(address);
@@ -94,15 +106,20 @@ function createPlanner(manifest: Manifest, trader: Address, recipients: Address[
     return token;
   };
 
-  function swap(pool: ManifestPool): TrafficCall {
+  function swap(pool: ManifestPool | ManifestV4Pool): TrafficCall {
     const usd = randomBetween(trafficSizesUsd.swap.min, trafficSizesUsd.swap.max);
     const net = netFlowUsd.get(pool.name) ?? 0;
     const zeroForOne = Math.random() < 0.5 - Math.max(-0.5, Math.min(0.5, net / maxNetFlowUsd / 2));
     netFlowUsd.set(pool.name, net + (zeroForOne ? usd : -usd));
-    const tokenIn = tokenOf(zeroForOne ? pool.token0 : pool.token1);
+    const [token0, token1] = pool.kind === "uniswap-v4" ? [pool.key.currency0, pool.key.currency1] : [pool.token0, pool.token1];
+    const tokenIn = tokenOf(zeroForOne ? token0 : token1);
     const amountIn = unitsForUsd(tokenIn, usd);
     const label = `swap of ${tokenIn.symbol} on ${pool.name}`;
     const common = { label, address: router, abi: devnetSwapRouterAbi, gas: swapGas };
+    if (pool.kind === "uniswap-v4") {
+      const value = tokenIn.address === zeroAddress ? amountIn : undefined;
+      return { ...common, functionName: "swapV4", args: [pool.key, zeroForOne, amountIn, 0n, trader], ...(value ? { value } : {}) };
+    }
     if (pool.kind === "uniswap-v3") return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
     const functionName = pool.kind === "uniswap-v2" ? "swapV2" : "swapAerodrome";
     return { ...common, functionName, args: [pool.address, tokenIn.address, amountIn, 0n, trader] };
@@ -144,7 +161,8 @@ function createPlanner(manifest: Manifest, trader: Address, recipients: Address[
       }
       return calls;
     },
-    swaps: () => Array.from({ length: swapsPerTick }, () => swap(pick(manifest.pools))),
+    swaps: () => Array.from({ length: swapsPerTick }, () => swap(pick(markets))),
+    positions: createPositionCycle(client, { pools: concentratedPools(manifest, v4Pools), router, trader, tokenOf }),
     transfers: () =>
       Array.from({ length: transfersPerTick }, () => {
         const token = pick(tokens);
@@ -158,6 +176,12 @@ function createPlanner(manifest: Manifest, trader: Address, recipients: Address[
       return transfer(token, whaleSpec.amount, `whale transfer of ${token.symbol}`);
     },
   };
+}
+
+/** The V3 pools and the given V4 pools, with their tick spacings. */
+function concentratedPools(manifest: Manifest, v4Pools: ManifestV4Pool[]): ConcentratedPool[] {
+  const v3 = manifest.pools.flatMap((pool) => (pool.tickSpacing === undefined ? [] : [{ pool, tickSpacing: pool.tickSpacing }]));
+  return [...v3, ...v4Pools.map((pool) => ({ pool, tickSpacing: pool.key.tickSpacing }))];
 }
 
 function swapRouterOf(manifest: Manifest): Address {

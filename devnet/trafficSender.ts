@@ -10,6 +10,8 @@ export type TrafficCall = {
   args: readonly unknown[];
   /** A fixed gas limit: no estimation, so a call that would revert is still mined and uses its nonce. */
   gas: bigint;
+  /** Native ETH sent along (Uniswap V4 pools of ETH). */
+  value?: bigint;
 };
 
 /** How long one batch may wait for its receipts before it is given up (anvil stopped, say). */
@@ -32,6 +34,7 @@ export function createTrafficSender(client: DevnetClient, log: (message: string)
         functionName: call.functionName,
         args: call.args,
         gas: call.gas,
+        value: call.value,
         nonce,
       } as Parameters<DevnetClient["writeContract"]>[0]);
       nextNonce = nonce + 1;

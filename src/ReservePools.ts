@@ -14,7 +14,7 @@ async function onSync({ event, context }: IndexingFunctionArgs<"UniswapV2Pair:Sy
 async function onSwap({ event, context }: IndexingFunctionArgs<"UniswapV2Pair:Swap" | "AerodromePool:Swap">) {
   if (!(await context.db.find(pool, { chainId: context.chain.id, address: event.log.address }))) return;
   const { amount0In, amount1In, amount0Out, amount1Out } = event.args;
-  await recordSwap(context, event, { amount0In, amount1In, amount0Out, amount1Out });
+  await recordSwap(context, event, event.log.address, { amount0In, amount1In, amount0Out, amount1Out });
 }
 
 ponder.on("UniswapV2Pair:Sync", onSync);

@@ -1,7 +1,7 @@
-import { type IndexingFunctionArgs, ponder } from "ponder:registry";
+import { ponder } from "ponder:registry";
 import { pool } from "ponder:schema";
-import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
-import { recordSwap } from "./recordSwap";
+import { applyPositionChange } from "./applyPositionChange";
+import { poolDeltaAmounts, recordSwap } from "./recordSwap";
 
 // Uniswap V3 pools and Slipstream CL pools (same events).
 
@@ -15,24 +15,23 @@ ponder.on("UniswapV3Pool:Initialize", async ({ event, context }) => {
 ponder.on("UniswapV3Pool:Swap", async ({ event, context }) => {
   if (!(await context.db.find(pool, { chainId: context.chain.id, address: event.log.address }))) return;
   const { amount0, amount1, sqrtPriceX96, liquidity, tick } = event.args;
-  // Positive amounts flow into the pool.
-  const amounts = {
-    amount0In: amount0 > 0n ? amount0 : 0n,
-    amount1In: amount1 > 0n ? amount1 : 0n,
-    amount0Out: amount0 < 0n ? -amount0 : 0n,
-    amount1Out: amount1 < 0n ? -amount1 : 0n,
-  };
-  await recordSwap(context, event, amounts, { sqrtPriceX96, liquidity, tick, blockNumber: event.block.number });
+  // V3's amounts are the pool's: positive flows in.
+  await recordSwap(context, event, event.log.address, poolDeltaAmounts(amount0, amount1), {
+    sqrtPriceX96,
+    liquidity,
+    tick,
+    blockNumber: event.block.number,
+  });
 });
 
-// In-range liquidity moves only when a position spans the current tick (and Slipstream counts staked
-// liquidity apart): reading it at the event's block is exact for every implementation.
-async function onLiquidityChange({ event, context }: IndexingFunctionArgs<"UniswapV3Pool:Mint" | "UniswapV3Pool:Burn">) {
-  const key = { chainId: context.chain.id, address: event.log.address };
-  if (!(await context.db.find(pool, key))) return;
-  const liquidity = await context.client.readContract({ abi: UniswapV3PoolAbi, address: event.log.address, functionName: "liquidity" });
-  await context.db.update(pool, key).set({ liquidity, blockNumber: event.block.number });
-}
+// Ticks and in-range liquidity follow from the event and the pool's current tick (Slipstream keeps staked
+// liquidity apart, in stakedLiquidityNet: its liquidityNet moves exactly as V3's).
+ponder.on("UniswapV3Pool:Mint", async ({ event, context }) => {
+  const { tickLower, tickUpper, amount } = event.args;
+  await applyPositionChange(context, event.log.address, { tickLower, tickUpper, liquidityDelta: amount }, event.block.number);
+});
 
-ponder.on("UniswapV3Pool:Mint", onLiquidityChange);
-ponder.on("UniswapV3Pool:Burn", onLiquidityChange);
+ponder.on("UniswapV3Pool:Burn", async ({ event, context }) => {
+  const { tickLower, tickUpper, amount } = event.args;
+  await applyPositionChange(context, event.log.address, { tickLower, tickUpper, liquidityDelta: -amount }, event.block.number);
+});

@@ -1,14 +1,37 @@
 import type { Context } from "ponder:registry";
 import { pool, trackedToken } from "ponder:schema";
+import { type Address, type Hex, zeroAddress } from "viem";
+import { plan } from "./plan";
 
 export type NewPool = Omit<typeof pool.$inferInsert, "chainId">;
 
-/** Starts indexing a pool that holds at least one verified tracked token; false (and nothing stored) otherwise. */
+/**
+ * Starts indexing a pool that holds at least one verified tracked token, native ETH (a V4 pool's currency
+ * address(0)) counting as WETH; false (and nothing stored) otherwise.
+ */
 export async function registerPool(context: Context, values: NewPool): Promise<boolean> {
   const chainId = context.chain.id;
-  const token0 = await context.db.find(trackedToken, { chainId, address: values.token0 });
-  const token1 = await context.db.find(trackedToken, { chainId, address: values.token1 });
+  const tracked = (token: Address) => context.db.find(trackedToken, { chainId, address: token === zeroAddress ? plan.weth : token });
+  const [token0, token1] = [await tracked(values.token0), await tracked(values.token1)];
   if (token0?.status !== "verified" && token1?.status !== "verified") return false;
   await context.db.insert(pool).values({ chainId, ...values });
   return true;
+}
+
+/**
+ * What a pool created at `event` starts with: the creating contract as its factory, no volume, and a volume
+ * window that may start a full window back (a new pool has no swaps before its creation).
+ */
+export function created(
+  event: { log: { address: Address }; block: { number: bigint; timestamp: bigint } },
+  identity: { address: Hex; token0: Address; token1: Address },
+) {
+  return {
+    ...identity,
+    factory: event.log.address,
+    blockNumber: event.block.number,
+    volume0: 0n,
+    volume1: 0n,
+    volumeSince: event.block.timestamp - BigInt(plan.volumeWindowSeconds),
+  };
 }

@@ -1,3 +1,4 @@
+import { uniswapV4SwapAffectingHookFlags } from "../../base/uniswapV4";
 import type { IndexedPool } from "../index/readPools";
 import { type BandDepth, concentratedBandDepth, concentratedHoldings, constantProductBandDepth, type TickLiquidity } from "./bandDepth";
 import { poolSpotPrice } from "./poolSpotPrice";
@@ -7,14 +8,9 @@ import { stableCurveBandDepth } from "./stableCurveDepth";
 /** Why a pool is listed but does not set a price. */
 export type PoolFlag = "HOOK_CAN_CHANGE_SWAP" | "INCONSISTENT_TICKS" | "EMPTY";
 
-/**
- * Uniswap V4 hook permissions (the low bits of the hooks address) that let a hook change what a swap
- * pays or receives: beforeSwap (bit 7), afterSwap (6), beforeSwapReturnDelta (3), afterSwapReturnDelta (2).
- */
-const swapChangingHookBits = (1n << 7n) | (1n << 6n) | (1n << 3n) | (1n << 2n);
-
+/** A Uniswap V4 pool whose hooks may change what a swap pays or receives (its address's permission bits). */
 export function hookCanChangeSwap(hooks: string | null): boolean {
-  return hooks !== null && (BigInt(hooks) & swapChangingHookBits) !== 0n;
+  return hooks !== null && (BigInt(hooks) & BigInt(uniswapV4SwapAffectingHookFlags)) !== 0n;
 }
 
 /** One indexed pool as the market sees it: its spot price, ±2% depth and holdings in base units, and flags. */

@@ -9,7 +9,7 @@ interface IMarketERC20 {
     function transferFrom(address from, address to, uint256 value) external returns (bool);
 }
 
-/// Token moves that also fail on tokens returning `false` instead of reverting.
+/// Token moves that also fail on tokens returning `false` instead of reverting, and native ETH where V4 pools hold it.
 library MarketSafeTransfer {
     function safeTransfer(address token, address to, uint256 value) internal {
         (bool ok, bytes memory ret) = token.call(abi.encodeCall(IMarketERC20.transfer, (to, value)));
@@ -23,5 +23,20 @@ library MarketSafeTransfer {
 
     function balanceOf(address token, address account) internal view returns (uint256) {
         return IMarketERC20(token).balanceOf(account);
+    }
+
+    /// Sends a Uniswap V4 currency: native ETH when `currency` is address(0), else the ERC-20.
+    function sendCurrency(address currency, address to, uint256 amount) internal {
+        if (currency == address(0)) {
+            (bool ok,) = to.call{value: amount}("");
+            require(ok, "ETH transfer failed");
+        } else {
+            safeTransfer(currency, to, amount);
+        }
+    }
+
+    /// `account`'s balance of a Uniswap V4 currency (address(0): native ETH).
+    function currencyBalanceOf(address currency, address account) internal view returns (uint256) {
+        return currency == address(0) ? account.balance : balanceOf(currency, account);
     }
 }

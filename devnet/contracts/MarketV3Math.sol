@@ -95,9 +95,19 @@ library MarketTickMath {
         }
         return int24(low);
     }
+
+    /// The most liquidity one tick may reference, so that the sum over every usable tick fits a uint128.
+    function maxLiquidityPerTick(int24 tickSpacing) internal pure returns (uint128) {
+        int24 minTick = (MIN_TICK / tickSpacing) * tickSpacing;
+        int24 maxTick = (MAX_TICK / tickSpacing) * tickSpacing;
+        uint24 numTicks = uint24((maxTick - minTick) / tickSpacing) + 1;
+        return type(uint128).max / numTicks;
+    }
 }
 
-/// Token amounts and price moves for liquidity L between two square-root prices (Q64.96).
+
+/// Token amounts and price moves for liquidity L between two square-root prices (Q64.96), rounded as
+/// Uniswap V3 rounds them: always in the pool's favour.
 library MarketSqrtPriceMath {
     uint256 internal constant Q96 = 1 << 96;
 
@@ -120,20 +130,29 @@ library MarketSqrtPriceMath {
             : MarketFullMath.mulDiv(liquidity, sqrtB - sqrtA, Q96);
     }
 
+    /// What a liquidity change of `delta` moves in token0: owed to the pool (rounded up) when positive,
+    /// paid by it (rounded down) when negative.
+    function signedAmount0Delta(uint160 sqrtA, uint160 sqrtB, int128 delta) internal pure returns (int256) {
+        return delta < 0
+            ? -int256(amount0Delta(sqrtA, sqrtB, uint128(-delta), false))
+            : int256(amount0Delta(sqrtA, sqrtB, uint128(delta), true));
+    }
+
+    /// What a liquidity change of `delta` moves in token1, rounded like signedAmount0Delta.
+    function signedAmount1Delta(uint160 sqrtA, uint160 sqrtB, int128 delta) internal pure returns (int256) {
+        return delta < 0
+            ? -int256(amount1Delta(sqrtA, sqrtB, uint128(-delta), false))
+            : int256(amount1Delta(sqrtA, sqrtB, uint128(delta), true));
+    }
+
     /// The price after `amountIn` enters, rounded so that the pool never gives more than it should.
     function nextFromInput(uint160 sqrtP, uint128 liquidity, uint256 amountIn, bool zeroForOne)
         internal
         pure
         returns (uint160)
     {
-        if (amountIn == 0) return sqrtP;
-        if (zeroForOne) {
-            // token0 in: sqrtP' = L * sqrtP / (L + amountIn * sqrtP), rounded up.
-            uint256 scaled = uint256(liquidity) << 96;
-            return uint160(MarketFullMath.mulDivUp(scaled, sqrtP, scaled + amountIn * sqrtP));
-        }
-        // token1 in: sqrtP' = sqrtP + amountIn / L, rounded down.
-        return _toUint160(uint256(sqrtP) + MarketFullMath.mulDiv(amountIn, Q96, liquidity));
+        require(sqrtP > 0 && liquidity > 0, "no price or liquidity");
+        return zeroForOne ? _nextFromAmount0(sqrtP, liquidity, amountIn, true) : _nextFromAmount1(sqrtP, liquidity, amountIn, true);
     }
 
     /// The price after `amountOut` leaves, rounded so that the pool never gives more than it should.
@@ -142,22 +161,157 @@ library MarketSqrtPriceMath {
         pure
         returns (uint160)
     {
-        if (amountOut == 0) return sqrtP;
-        if (zeroForOne) {
-            // token1 out: sqrtP' = sqrtP - amountOut / L, rounded down.
-            uint256 quotient = MarketFullMath.mulDivUp(amountOut, Q96, liquidity);
-            require(sqrtP > quotient, "not enough liquidity");
-            return uint160(sqrtP - quotient);
-        }
-        // token0 out: sqrtP' = L * sqrtP / (L - amountOut * sqrtP), rounded up.
+        require(sqrtP > 0 && liquidity > 0, "no price or liquidity");
+        return zeroForOne ? _nextFromAmount1(sqrtP, liquidity, amountOut, false) : _nextFromAmount0(sqrtP, liquidity, amountOut, false);
+    }
+
+    /// token0 in (add) or out: sqrtP' = L * sqrtP / (L +- amount * sqrtP), rounded up. When the product
+    /// overflows on the way in, the equal form L / (L / sqrtP + amount) is used instead.
+    function _nextFromAmount0(uint160 sqrtP, uint128 liquidity, uint256 amount, bool add) private pure returns (uint160) {
+        if (amount == 0) return sqrtP;
         uint256 scaled = uint256(liquidity) << 96;
-        uint256 product = amountOut * sqrtP;
-        require(scaled > product, "not enough liquidity");
+        uint256 product;
+        bool productFits;
+        unchecked {
+            product = amount * sqrtP;
+            productFits = product / amount == sqrtP;
+        }
+        if (add) {
+            if (productFits && scaled + product >= scaled) {
+                return uint160(MarketFullMath.mulDivUp(scaled, sqrtP, scaled + product));
+            }
+            return uint160(MarketFullMath.divUp(scaled, scaled / sqrtP + amount));
+        }
+        require(productFits && scaled > product, "not enough liquidity");
         return _toUint160(MarketFullMath.mulDivUp(scaled, sqrtP, scaled - product));
+    }
+
+    /// token1 in (add: rounded down) or out (rounded up): sqrtP' = sqrtP +- amount / L.
+    function _nextFromAmount1(uint160 sqrtP, uint128 liquidity, uint256 amount, bool add) private pure returns (uint160) {
+        if (add) return _toUint160(uint256(sqrtP) + MarketFullMath.mulDiv(amount, Q96, liquidity));
+        uint256 quotient = MarketFullMath.mulDivUp(amount, Q96, liquidity);
+        require(sqrtP > quotient, "not enough liquidity");
+        return uint160(sqrtP - quotient);
     }
 
     function _toUint160(uint256 value) private pure returns (uint160) {
         require(value <= type(uint160).max, "price overflow");
         return uint160(value);
+    }
+}
+
+/// One step of a swap within a range of constant liquidity, as Uniswap V3's SwapMath computes it.
+library MarketSwapMath {
+    uint256 internal constant FEE_DENOMINATOR = 1e6;
+
+    /// Moves the price from `sqrtP` towards `target` with `liquidity`, spending at most what remains of an
+    /// exact input (`amountRemaining` > 0) or delivering at most what remains of an exact output (< 0).
+    /// The fee (in hundredths of a bip) is charged on the input; an exact input that stops short of the
+    /// target keeps its whole remainder as the fee.
+    function computeSwapStep(uint160 sqrtP, uint160 target, uint128 liquidity, int256 amountRemaining, uint24 feePips)
+        internal
+        pure
+        returns (uint160 sqrtNext, uint256 amountIn, uint256 amountOut, uint256 feeAmount)
+    {
+        bool zeroForOne = sqrtP >= target;
+        bool exactIn = amountRemaining >= 0;
+        if (exactIn) {
+            uint256 lessFee = MarketFullMath.mulDiv(uint256(amountRemaining), FEE_DENOMINATOR - feePips, FEE_DENOMINATOR);
+            amountIn = zeroForOne
+                ? MarketSqrtPriceMath.amount0Delta(target, sqrtP, liquidity, true)
+                : MarketSqrtPriceMath.amount1Delta(sqrtP, target, liquidity, true);
+            sqrtNext = lessFee >= amountIn ? target : MarketSqrtPriceMath.nextFromInput(sqrtP, liquidity, lessFee, zeroForOne);
+        } else {
+            amountOut = zeroForOne
+                ? MarketSqrtPriceMath.amount1Delta(target, sqrtP, liquidity, false)
+                : MarketSqrtPriceMath.amount0Delta(sqrtP, target, liquidity, false);
+            uint256 wanted = uint256(-amountRemaining);
+            sqrtNext = wanted >= amountOut ? target : MarketSqrtPriceMath.nextFromOutput(sqrtP, liquidity, wanted, zeroForOne);
+        }
+        bool reached = target == sqrtNext;
+        if (!(reached && exactIn)) {
+            amountIn = zeroForOne
+                ? MarketSqrtPriceMath.amount0Delta(sqrtNext, sqrtP, liquidity, true)
+                : MarketSqrtPriceMath.amount1Delta(sqrtP, sqrtNext, liquidity, true);
+        }
+        if (!(reached && !exactIn)) {
+            amountOut = zeroForOne
+                ? MarketSqrtPriceMath.amount1Delta(sqrtNext, sqrtP, liquidity, false)
+                : MarketSqrtPriceMath.amount0Delta(sqrtP, sqrtNext, liquidity, false);
+        }
+        if (!exactIn && amountOut > uint256(-amountRemaining)) amountOut = uint256(-amountRemaining);
+        feeAmount = exactIn && sqrtNext != target
+            ? uint256(amountRemaining) - amountIn
+            : MarketFullMath.mulDivUp(amountIn, feePips, FEE_DENOMINATOR - feePips);
+    }
+}
+
+/// Signed changes to unsigned liquidity that revert instead of wrapping.
+library MarketLiquidityMath {
+    function addDelta(uint128 x, int128 delta) internal pure returns (uint128) {
+        return delta < 0 ? x - uint128(-delta) : x + uint128(delta);
+    }
+}
+
+/// Which ticks are initialized, one bit per tick spacing: word `tick / spacing >> 8`, bit `tick / spacing & 255`.
+library MarketTickBitmap {
+    function position(int24 compressed) internal pure returns (int16 wordPos, uint8 bitPos) {
+        wordPos = int16(compressed >> 8);
+        bitPos = uint8(uint24(compressed) & 0xff);
+    }
+
+    function flipTick(mapping(int16 => uint256) storage self, int24 tick, int24 tickSpacing) internal {
+        require(tick % tickSpacing == 0, "tick not spaced");
+        (int16 wordPos, uint8 bitPos) = position(tick / tickSpacing);
+        self[wordPos] ^= 1 << bitPos;
+    }
+
+    /// The next initialized tick at or left of `tick` (lte) or right of it, within the word of 256
+    /// spacings that holds it; when none is, the word's last tick in that direction and `initialized` false.
+    function nextInitializedTickWithinOneWord(
+        mapping(int16 => uint256) storage self,
+        int24 tick,
+        int24 tickSpacing,
+        bool lte
+    ) internal view returns (int24 next, bool initialized) {
+        int24 compressed = tick / tickSpacing;
+        if (tick < 0 && tick % tickSpacing != 0) compressed--; // towards negative infinity
+        if (lte) {
+            (int16 wordPos, uint8 bitPos) = position(compressed);
+            uint256 masked = self[wordPos] & ((1 << bitPos) - 1 + (1 << bitPos));
+            initialized = masked != 0;
+            next = initialized
+                ? (compressed - int24(uint24(bitPos - MarketBitMath.mostSignificantBit(masked)))) * tickSpacing
+                : (compressed - int24(uint24(bitPos))) * tickSpacing;
+        } else {
+            (int16 wordPos, uint8 bitPos) = position(compressed + 1);
+            uint256 masked = self[wordPos] & ~((1 << bitPos) - 1);
+            initialized = masked != 0;
+            next = initialized
+                ? (compressed + 1 + int24(uint24(MarketBitMath.leastSignificantBit(masked) - bitPos))) * tickSpacing
+                : (compressed + 1 + int24(uint24(type(uint8).max - bitPos))) * tickSpacing;
+        }
+    }
+}
+
+/// Positions of the highest and lowest set bits of a non-zero word, by halving.
+library MarketBitMath {
+    function mostSignificantBit(uint256 x) internal pure returns (uint8 r) {
+        require(x > 0, "zero has no bits");
+        for (uint256 shift = 128; shift > 0; shift >>= 1) {
+            if (x >= 1 << shift) {
+                x >>= shift;
+                r += uint8(shift);
+            }
+        }
+    }
+
+    function leastSignificantBit(uint256 x) internal pure returns (uint8 r) {
+        require(x > 0, "zero has no bits");
+        r = 255;
+        for (uint256 shift = 128; shift > 0; shift >>= 1) {
+            if (x & ((1 << shift) - 1) > 0) r -= uint8(shift);
+            else x >>= shift;
+        }
     }
 }

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {MarketSafeTransfer} from "./MarketCommon.sol";
-import {MarketFullMath, MarketSqrtPriceMath, MarketTickMath} from "./MarketV3Math.sol";
+import {MarketConcentratedPool} from "./MarketConcentratedPool.sol";
 
 /// What a Uniswap V3-style pool calls back on its caller to be paid.
 interface IMarketV3Callee {
@@ -10,11 +10,13 @@ interface IMarketV3Callee {
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external;
 }
 
-/// A Uniswap V3-style pool with mainnet's events, views and callbacks, simplified to one liquidity range:
-/// the first mint fixes [tickLower, tickUpper] (which must hold the price), later mints and burns use the
-/// same range, and swaps stop at its edges instead of crossing ticks. Swap fees stay in the pool.
+/// A Uniswap V3 pool with mainnet's events, callbacks and views (`slot0`, `liquidity`, `ticks`,
+/// `tickBitmap`, `positions`): any number of positions, swaps that cross initialized ticks with V3's math
+/// (MarketConcentratedPool). Simplified: no oracle and no fee growth (their fields read zero, the fees stay
+/// in the pool), and `burn` pays the tokens back at once instead of through `collect`.
 contract UniswapV3Pool {
     using MarketSafeTransfer for address;
+    using MarketConcentratedPool for MarketConcentratedPool.State;
 
     event Initialize(uint160 sqrtPriceX96, int24 tick);
     event Mint(
@@ -44,41 +46,20 @@ contract UniswapV3Pool {
         int24 tick
     );
 
-    struct Slot0 {
-        uint160 sqrtPriceX96;
-        int24 tick;
-        uint16 observationIndex;
-        uint16 observationCardinality;
-        uint16 observationCardinalityNext;
-        uint8 feeProtocol;
-        bool unlocked;
-    }
-
-    struct Step {
-        uint160 sqrtPriceNext;
-        uint256 amountIn;
-        uint256 amountOut;
-        uint256 feeAmount;
-    }
-
     address public immutable factory;
     address public immutable token0;
     address public immutable token1;
     uint24 public immutable fee;
     int24 public immutable tickSpacing;
 
-    Slot0 public slot0;
-    uint128 public liquidity;
-    int24 public rangeLower;
-    int24 public rangeUpper;
-    bool public rangeSet;
-    mapping(address => uint128) public liquidityOf;
+    MarketConcentratedPool.State private _pool;
+    bool private _unlocked;
 
     modifier lock() {
-        require(slot0.unlocked, "LOK");
-        slot0.unlocked = false;
+        require(_unlocked, "LOK");
+        _unlocked = false;
         _;
-        slot0.unlocked = true;
+        _unlocked = true;
     }
 
     constructor(address token0_, address token1_, uint24 fee_, int24 tickSpacing_) {
@@ -89,10 +70,66 @@ contract UniswapV3Pool {
         tickSpacing = tickSpacing_;
     }
 
+    function slot0()
+        external
+        view
+        returns (
+            uint160 sqrtPriceX96,
+            int24 tick,
+            uint16 observationIndex,
+            uint16 observationCardinality,
+            uint16 observationCardinalityNext,
+            uint8 feeProtocol,
+            bool unlocked
+        )
+    {
+        return (_pool.slot0.sqrtPriceX96, _pool.slot0.tick, 0, 1, 1, 0, _unlocked);
+    }
+
+    function liquidity() external view returns (uint128) {
+        return _pool.liquidity;
+    }
+
+    function ticks(int24 tick)
+        external
+        view
+        returns (
+            uint128 liquidityGross,
+            int128 liquidityNet,
+            uint256 feeGrowthOutside0X128,
+            uint256 feeGrowthOutside1X128,
+            int56 tickCumulativeOutside,
+            uint160 secondsPerLiquidityOutsideX128,
+            uint32 secondsOutside,
+            bool initialized
+        )
+    {
+        MarketConcentratedPool.TickInfo storage info = _pool.ticks[tick];
+        return (info.liquidityGross, info.liquidityNet, 0, 0, 0, 0, 0, info.liquidityGross > 0);
+    }
+
+    function tickBitmap(int16 wordPosition) external view returns (uint256) {
+        return _pool.tickBitmap[wordPosition];
+    }
+
+    /// By keccak256(abi.encodePacked(owner, tickLower, tickUpper)), as V3 keys positions.
+    function positions(bytes32 key)
+        external
+        view
+        returns (
+            uint128 liquidity_,
+            uint256 feeGrowthInside0LastX128,
+            uint256 feeGrowthInside1LastX128,
+            uint128 tokensOwed0,
+            uint128 tokensOwed1
+        )
+    {
+        return (_pool.positions[key].liquidity, 0, 0, 0, 0);
+    }
+
     function initialize(uint160 sqrtPriceX96) external {
-        require(slot0.sqrtPriceX96 == 0, "AI");
-        int24 tick = MarketTickMath.tickAtSqrtRatio(sqrtPriceX96);
-        slot0 = Slot0(sqrtPriceX96, tick, 0, 1, 1, 0, true);
+        int24 tick = _pool.initialize(sqrtPriceX96, fee);
+        _unlocked = true;
         emit Initialize(sqrtPriceX96, tick);
     }
 
@@ -102,10 +139,8 @@ contract UniswapV3Pool {
         returns (uint256 amount0, uint256 amount1)
     {
         require(amount > 0, "zero liquidity");
-        _useRange(tickLower, tickUpper);
-        (amount0, amount1) = _amounts(amount, true);
-        liquidity += amount;
-        liquidityOf[recipient] += amount;
+        (int256 owed0, int256 owed1) = _modify(recipient, tickLower, tickUpper, _toInt128(amount));
+        (amount0, amount1) = (uint256(owed0), uint256(owed1));
         uint256 balance0Before = token0.balanceOf(address(this));
         uint256 balance1Before = token1.balanceOf(address(this));
         IMarketV3Callee(msg.sender).uniswapV3MintCallback(amount0, amount1, data);
@@ -120,11 +155,8 @@ contract UniswapV3Pool {
         lock
         returns (uint256 amount0, uint256 amount1)
     {
-        require(rangeSet && tickLower == rangeLower && tickUpper == rangeUpper, "unknown range");
-        require(liquidityOf[msg.sender] >= amount, "not enough liquidity");
-        (amount0, amount1) = _amounts(amount, false);
-        liquidity -= amount;
-        liquidityOf[msg.sender] -= amount;
+        (int256 owed0, int256 owed1) = _modify(msg.sender, tickLower, tickUpper, -_toInt128(amount));
+        (amount0, amount1) = (uint256(-owed0), uint256(-owed1));
         if (amount0 > 0) token0.safeTransfer(msg.sender, amount0);
         if (amount1 > 0) token1.safeTransfer(msg.sender, amount1);
         emit Burn(msg.sender, tickLower, tickUpper, amount, amount0, amount1);
@@ -138,94 +170,21 @@ contract UniswapV3Pool {
         uint160 sqrtPriceLimitX96,
         bytes calldata data
     ) external lock returns (int256 amount0, int256 amount1) {
-        require(amountSpecified != 0, "AS");
-        require(liquidity > 0, "no liquidity");
-        uint160 sqrtP = slot0.sqrtPriceX96;
-        require(
-            zeroForOne
-                ? sqrtPriceLimitX96 < sqrtP && sqrtPriceLimitX96 > MarketTickMath.MIN_SQRT_RATIO
-                : sqrtPriceLimitX96 > sqrtP && sqrtPriceLimitX96 < MarketTickMath.MAX_SQRT_RATIO,
-            "SPL"
+        (amount0, amount1) = _pool.swap(
+            MarketConcentratedPool.SwapParams(zeroForOne, amountSpecified, sqrtPriceLimitX96, tickSpacing, fee)
         );
-        Step memory step = _step(sqrtP, _target(zeroForOne, sqrtPriceLimitX96), amountSpecified, zeroForOne);
-        require(step.amountIn + step.feeAmount > 0, "price at range edge");
-        (amount0, amount1) = zeroForOne
-            ? (int256(step.amountIn + step.feeAmount), -int256(step.amountOut))
-            : (-int256(step.amountOut), int256(step.amountIn + step.feeAmount));
-        int24 tick = MarketTickMath.tickAtSqrtRatio(step.sqrtPriceNext);
-        slot0.sqrtPriceX96 = step.sqrtPriceNext;
-        slot0.tick = tick;
         _settle(recipient, amount0, amount1, data);
-        emit Swap(msg.sender, recipient, amount0, amount1, step.sqrtPriceNext, liquidity, tick);
+        emit Swap(msg.sender, recipient, amount0, amount1, _pool.slot0.sqrtPriceX96, _pool.liquidity, _pool.slot0.tick);
     }
 
-    function _useRange(int24 tickLower, int24 tickUpper) private {
-        if (rangeSet) {
-            require(tickLower == rangeLower && tickUpper == rangeUpper, "only one range");
-            return;
-        }
-        require(tickLower < tickUpper, "TLU");
-        require(tickLower >= MarketTickMath.MIN_TICK && tickUpper <= MarketTickMath.MAX_TICK, "TLM");
-        require(tickLower % tickSpacing == 0 && tickUpper % tickSpacing == 0, "tick not spaced");
-        uint160 sqrtP = slot0.sqrtPriceX96;
-        require(
-            MarketTickMath.sqrtRatioAtTick(tickLower) <= sqrtP && sqrtP <= MarketTickMath.sqrtRatioAtTick(tickUpper),
-            "range must hold the price"
-        );
-        (rangeLower, rangeUpper, rangeSet) = (tickLower, tickUpper, true);
+    function _modify(address owner, int24 tickLower, int24 tickUpper, int128 delta) private returns (int256, int256) {
+        bytes32 key = keccak256(abi.encodePacked(owner, tickLower, tickUpper));
+        return _pool.modifyPosition(MarketConcentratedPool.PositionChange(key, tickLower, tickUpper, delta, tickSpacing));
     }
 
-    /// The tokens that `amount` of liquidity holds at the current price within the range.
-    function _amounts(uint128 amount, bool roundUp) private view returns (uint256 amount0, uint256 amount1) {
-        uint160 sqrtP = slot0.sqrtPriceX96;
-        amount0 = MarketSqrtPriceMath.amount0Delta(sqrtP, MarketTickMath.sqrtRatioAtTick(rangeUpper), amount, roundUp);
-        amount1 = MarketSqrtPriceMath.amount1Delta(MarketTickMath.sqrtRatioAtTick(rangeLower), sqrtP, amount, roundUp);
-    }
-
-    /// Where the price may go: the caller's limit or the range's edge, whichever comes first.
-    function _target(bool zeroForOne, uint160 limit) private view returns (uint160) {
-        if (zeroForOne) {
-            uint160 lower = MarketTickMath.sqrtRatioAtTick(rangeLower);
-            return limit > lower ? limit : lower;
-        }
-        uint160 upper = MarketTickMath.sqrtRatioAtTick(rangeUpper);
-        return limit < upper ? limit : upper;
-    }
-
-    /// One swap step towards `target` with the pool's liquidity, fee charged on the input.
-    function _step(uint160 sqrtP, uint160 target, int256 amountSpecified, bool zeroForOne)
-        private
-        view
-        returns (Step memory step)
-    {
-        uint128 l = liquidity;
-        bool exactIn = amountSpecified > 0;
-        if (exactIn) {
-            uint256 lessFee = MarketFullMath.mulDiv(uint256(amountSpecified), 1e6 - fee, 1e6);
-            uint256 toTarget = zeroForOne
-                ? MarketSqrtPriceMath.amount0Delta(target, sqrtP, l, true)
-                : MarketSqrtPriceMath.amount1Delta(sqrtP, target, l, true);
-            step.sqrtPriceNext =
-                lessFee >= toTarget ? target : MarketSqrtPriceMath.nextFromInput(sqrtP, l, lessFee, zeroForOne);
-        } else {
-            uint256 wanted = uint256(-amountSpecified);
-            uint256 toTarget = zeroForOne
-                ? MarketSqrtPriceMath.amount1Delta(target, sqrtP, l, false)
-                : MarketSqrtPriceMath.amount0Delta(sqrtP, target, l, false);
-            step.sqrtPriceNext =
-                wanted >= toTarget ? target : MarketSqrtPriceMath.nextFromOutput(sqrtP, l, wanted, zeroForOne);
-        }
-        step.amountIn = zeroForOne
-            ? MarketSqrtPriceMath.amount0Delta(step.sqrtPriceNext, sqrtP, l, true)
-            : MarketSqrtPriceMath.amount1Delta(sqrtP, step.sqrtPriceNext, l, true);
-        step.amountOut = zeroForOne
-            ? MarketSqrtPriceMath.amount1Delta(step.sqrtPriceNext, sqrtP, l, false)
-            : MarketSqrtPriceMath.amount0Delta(sqrtP, step.sqrtPriceNext, l, false);
-        if (!exactIn && step.amountOut > uint256(-amountSpecified)) step.amountOut = uint256(-amountSpecified);
-        // An exact input that stops short of the target keeps its whole remainder as the fee.
-        step.feeAmount = exactIn && step.sqrtPriceNext != target
-            ? uint256(amountSpecified) - step.amountIn
-            : MarketFullMath.mulDivUp(step.amountIn, fee, 1e6 - fee);
+    function _toInt128(uint128 amount) private pure returns (int128) {
+        require(amount <= uint128(type(int128).max), "liquidity overflow");
+        return int128(amount);
     }
 
     /// Pays the recipient first, then has the caller pay the pool through the callback.

@@ -28,18 +28,24 @@ export function approxTickAt(sqrtPriceX96: bigint): number {
   return Math.floor(Math.log(sqrtPrice * sqrtPrice) / Math.log(1.0001));
 }
 
-/** A range of about `halfWidth` ticks on each side of the price, on the pool's tick spacing. */
-export function rangeAround(sqrtPriceX96: bigint, halfWidth: number, tickSpacing: number): { lower: number; upper: number } {
-  const tick = approxTickAt(sqrtPriceX96);
-  return {
-    lower: Math.floor((tick - halfWidth) / tickSpacing) * tickSpacing,
-    upper: Math.ceil((tick + halfWidth) / tickSpacing) * tickSpacing,
-  };
-}
-
-/** The liquidity that holds `amount1` of token1 between the lower tick and the current price. */
-export function liquidityForAmount1(sqrtPriceX96: bigint, lowerTick: number, amount1: bigint): bigint {
-  return (amount1 * q96) / (sqrtPriceX96 - approxSqrtRatioAtTick(lowerTick));
+/**
+ * The liquidity that makes a position over [tickLower, tickUpper] worth about `usd` at the price
+ * `sqrtPriceX96` and the tokens' reference prices (float precision: enough to size positions).
+ */
+export function liquidityForUsd(
+  sqrtPriceX96: bigint,
+  { tickLower, tickUpper }: { tickLower: number; tickUpper: number },
+  [token0, token1]: readonly [ManifestToken, ManifestToken],
+  usd: number,
+): bigint {
+  const sqrtLower = Math.sqrt(1.0001 ** tickLower);
+  const sqrtUpper = Math.sqrt(1.0001 ** tickUpper);
+  const sqrtPrice = Math.min(Math.max(Number(sqrtPriceX96) / 2 ** 96, sqrtLower), sqrtUpper);
+  // Base units of each token that one unit of liquidity holds over the range at this price.
+  const amount0 = 1 / sqrtPrice - 1 / sqrtUpper;
+  const amount1 = sqrtPrice - sqrtLower;
+  const usdPerUnit = (t: ManifestToken) => referencePriceUsd(t.symbol) / 10 ** t.decimals;
+  return BigInt(Math.floor(usd / (amount0 * usdPerUnit(token0) + amount1 * usdPerUnit(token1))));
 }
 
 /** floor(sqrt(n)) by Newton's method from above. */

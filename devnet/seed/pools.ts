@@ -7,7 +7,8 @@ import { deployFixture, type SeedContext, send } from "../client";
 import { artifactOf } from "../compile";
 import type { Manifest, ManifestPool, ManifestToken, PoolKind } from "../manifest";
 import { devnetSwapRouterAbi } from "../swapRouterAbi";
-import { liquidityForAmount1, rangeAround, referenceRatio, sqrtPriceX96Of } from "./poolMath";
+import { referenceRatio, sqrtPriceX96Of } from "./poolMath";
+import { seedPositions } from "./positions";
 import { unitsForUsd } from "./prices";
 
 type PoolSpec = { kind: PoolKind; base: string; quote: string; fee?: number; tvlUsd: number };
@@ -32,26 +33,22 @@ export const poolSpecs: readonly PoolSpec[] = [
   { kind: "aerodrome-stable", base: "USDC", quote: "USDT", tvlUsd: 8_000_000 },
   { kind: "aerodrome-stable", base: "USDC", quote: "DAI", tvlUsd: 6_000_000 },
   { kind: "uniswap-v3", base: "DAI", quote: "USDC", fee: 100, tvlUsd: 4_000_000 },
-  { kind: "aerodrome-volatile", base: "EURC", quote: "USDC", tvlUsd: 3_000_000 },
-  { kind: "uniswap-v3", base: "EURC", quote: "USDC", fee: 500, tvlUsd: 2_000_000 },
+  { kind: "aerodrome-volatile", base: "EURC", quote: "USDC", tvlUsd: 8_000_000 },
+  { kind: "uniswap-v3", base: "EURC", quote: "USDC", fee: 500, tvlUsd: 6_000_000 },
   { kind: "aerodrome-volatile", base: "AERO", quote: "USDC", tvlUsd: 20_000_000 },
   { kind: "aerodrome-volatile", base: "AERO", quote: "WETH", tvlUsd: 10_000_000 },
   { kind: "uniswap-v3", base: "VIRTUAL", quote: "WETH", fee: 10000, tvlUsd: 5_000_000 },
   { kind: "aerodrome-volatile", base: "VIRTUAL", quote: "WETH", tvlUsd: 8_000_000 },
-  { kind: "uniswap-v2", base: "DEGEN", quote: "WETH", tvlUsd: 2_000_000 },
+  { kind: "uniswap-v2", base: "DEGEN", quote: "WETH", tvlUsd: 6_000_000 },
   { kind: "uniswap-v3", base: "DEGEN", quote: "WETH", fee: 3000, tvlUsd: 3_000_000 },
-  { kind: "uniswap-v2", base: "TOSHI", quote: "WETH", tvlUsd: 1_500_000 },
-  { kind: "aerodrome-volatile", base: "TOSHI", quote: "WETH", tvlUsd: 2_000_000 },
+  { kind: "uniswap-v2", base: "TOSHI", quote: "WETH", tvlUsd: 6_000_000 },
+  { kind: "aerodrome-volatile", base: "TOSHI", quote: "WETH", tvlUsd: 8_000_000 },
 ];
 
 /** Stable manifest name of a pool, e.g. "uniswap-v3:WETH/USDC:500" or "aerodrome-stable:USDC/USDT". */
 export function poolName(spec: PoolSpec): string {
   return `${spec.kind}:${spec.base}/${spec.quote}${spec.fee === undefined ? "" : `:${spec.fee}`}`;
 }
-
-/** Half-widths of the single Uniswap V3 ranges, in ticks: ±2% for stable pairs, ×/÷3 otherwise. */
-const stableRangeTicks = 200;
-const volatileRangeTicks = 10_986;
 
 type Deployment = { factories: Manifest["factories"]; router: Address; tokens: Record<string, ManifestToken> };
 
@@ -62,7 +59,7 @@ type Deployment = { factories: Manifest["factories"]; router: Address; tokens: R
 export async function seedPools(
   ctx: SeedContext,
   tokens: Record<string, ManifestToken>,
-): Promise<{ factories: Manifest["factories"]; pools: Manifest["pools"]; contracts: Record<string, Address> }> {
+): Promise<{ factories: Manifest["factories"]; pools: Manifest["pools"]; contracts: { swapRouter: Address } }> {
   const factories = {
     uniswapV2: await deployFixture(ctx, "UniswapV2Factory"),
     uniswapV3: await deployFixture(ctx, "UniswapV3Factory"),
@@ -83,8 +80,9 @@ async function seedPool(ctx: SeedContext, deployment: Deployment, spec: PoolSpec
   const quote = tokenOf(deployment.tokens, spec.quote);
   const [token0, token1] = BigInt(base.address) < BigInt(quote.address) ? [base, quote] : [quote, base];
   const address = await createPool(ctx, deployment.factories, spec, token0.address, token1.address);
+  let tickSpacing: number | undefined;
   if (spec.kind === "uniswap-v3") {
-    await addV3Liquidity(ctx, deployment.router, address, spec, token0, token1);
+    tickSpacing = await addV3Liquidity(ctx, deployment.router, address, spec, token0, token1);
   } else {
     const [amount0, amount1] = [unitsForUsd(token0, spec.tvlUsd / 2), unitsForUsd(token1, spec.tvlUsd / 2)];
     await send(ctx, {
@@ -102,6 +100,7 @@ async function seedPool(ctx: SeedContext, deployment: Deployment, spec: PoolSpec
     token0: token0.address,
     token1: token1.address,
     ...(spec.fee === undefined ? {} : { fee: spec.fee }),
+    ...(tickSpacing === undefined ? {} : { tickSpacing }),
   };
 }
 
@@ -149,7 +148,10 @@ async function createPool(
   }
 }
 
-/** Initialises the pool at the reference price and mints one range holding about tvlUsd. */
+/**
+ * Initialises the pool at the reference price and mints overlapping positions holding about tvlUsd;
+ * returns its tick spacing.
+ */
 async function addV3Liquidity(
   ctx: SeedContext,
   router: Address,
@@ -157,7 +159,7 @@ async function addV3Liquidity(
   spec: PoolSpec,
   token0: ManifestToken,
   token1: ManifestToken,
-): Promise<void> {
+): Promise<number> {
   const sqrtPriceX96 = sqrtPriceX96Of(referenceRatio(token0, token1));
   await send(ctx, {
     address: pool,
@@ -165,23 +167,25 @@ async function addV3Liquidity(
     functionName: "initialize",
     args: [sqrtPriceX96],
   });
-  const fee = feeOf(spec);
   const tickSpacing = await ctx.client.readContract({
     address: pool,
     abi: UniswapV3PoolAbi,
     functionName: "tickSpacing",
   });
-  const { lower, upper } = rangeAround(sqrtPriceX96, fee === 100 ? stableRangeTicks : volatileRangeTicks, tickSpacing);
-  const liquidity = liquidityForAmount1(sqrtPriceX96, lower, unitsForUsd(token1, spec.tvlUsd / 2));
-  await send(ctx, {
-    address: router,
-    abi: devnetSwapRouterAbi,
-    functionName: "mintV3",
-    args: [pool, lower, upper, liquidity, ctx.client.account.address],
-  });
+  const positions = seedPositions(sqrtPriceX96, tickSpacing, [token0, token1], { tvlUsd: spec.tvlUsd, stable: feeOf(spec) === 100 });
+  for (const { tickLower, tickUpper, liquidity } of positions) {
+    await send(ctx, {
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "mintV3",
+      args: [pool, tickLower, tickUpper, liquidity, ctx.client.account.address],
+    });
+  }
+  return tickSpacing;
 }
 
-function tokenOf(tokens: Record<string, ManifestToken>, symbol: string): ManifestToken {
+/** The seeded token of `symbol`, or an error naming it. */
+export function tokenOf(tokens: Record<string, ManifestToken>, symbol: string): ManifestToken {
   const token = tokens[symbol];
   if (!token) throw new Error(`pool needs token ${symbol}, which was not seeded`);
   return token;

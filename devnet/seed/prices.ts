@@ -10,11 +10,16 @@ export const referencePricesUsd: Record<string, number> = {
   DAI: 1,
   EURC: 1.08,
   WETH: 3000,
+  // Native ETH, in Uniswap V4 pools: as WETH.
+  ETH: 3000,
   cbBTC: 90_000,
   AERO: 1,
   VIRTUAL: 1.5,
   DEGEN: 0.005,
   TOSHI: 0.0005,
+  // Two tokens nobody tracks, for a V4 pool the indexer must leave out.
+  UNTA: 1,
+  UNTB: 1,
 };
 
 /** The USD price of a token symbol, or an error naming the symbol that has none. */

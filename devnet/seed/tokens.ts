@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, getAddress, keccak256, maxUint256, pad, stringToHex } from "viem";
+import { type Address, erc20Abi, getAddress, keccak256, maxUint256, pad, stringToHex, zeroAddress } from "viem";
 import { baseMulticall3, baseTokens, baseUsdc, baseWeth } from "../../base/baseChain";
 import { deployFixture, placeFixture, type SeedContext, send } from "../client";
 import { artifactOf } from "../compile";
@@ -14,6 +14,9 @@ export const zeppelinosAdminSlot = keccak256(stringToHex("org.zeppelinos.proxy.a
  * the token through the proxy (the admin cannot reach the implementation). Impersonate it to upgrade.
  */
 export const usdcProxyAdmin = getAddress(`0x${keccak256(stringToHex("devnet usdc proxy admin")).slice(-40)}`);
+
+/** Native ETH as Uniswap V4 names it: currency address(0). */
+export const nativeEth: ManifestToken = { symbol: "ETH", address: zeroAddress, decimals: 18 };
 
 /** USD value of every token that each funded address, and the deployer (for pool liquidity), receives. */
 export const fundingUsdPerToken = 10_000_000_000;

@@ -1,4 +1,6 @@
-import type { CuratedPool } from "./indexerEnv";
+import { zeroAddress } from "viem";
+import { baseUsdc } from "../../base/baseChain";
+import type { CuratedPool, CuratedV4Pool } from "./indexerEnv";
 
 /**
  * Default curated pools on Base: the often-cited deep pools of notes/market.md. Each is verified against
@@ -9,6 +11,17 @@ export const baseCuratedPools: readonly CuratedPool[] = [
   { kind: "slipstream", address: "0xb2cc224c1c9feE385f8ad6a55b4d94E92359DC59" },
   { kind: "aerodrome-volatile", address: "0xcDAC0d6c6C59727a65F871236188350531885C43" },
   { kind: "slipstream", address: "0x4e962BB3889Bf030368F56810A9c96B83CB3E778" },
+];
+
+/**
+ * Default curated Uniswap V4 pools on Base: native ETH/USDC at 0.05% without hooks, whose id follows from its
+ * key. Verified (initialized, holding a tracked token) at start; set INDEXER_V4_POOLS for others.
+ */
+export const baseCuratedV4Pools: readonly CuratedV4Pool[] = [
+  {
+    id: "0x96d4b53a38337a5733179751781178a2613306063c511b78cd02684739288c0a",
+    key: { currency0: zeroAddress, currency1: baseUsdc, fee: 500, tickSpacing: 10, hooks: zeroAddress },
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
-import { type Address, getAddress } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
+import { type UniswapV4PoolKey, uniswapV4PoolId } from "../../base/uniswapV4";
 
 /** The pool families the indexer reads; Slipstream CL pools emit Uniswap V3's events. */
 export const IndexedPoolKind = z.enum(["uniswap-v2", "uniswap-v3", "uniswap-v4", "slipstream", "aerodrome-volatile", "aerodrome-stable"]);
@@ -7,6 +8,8 @@ export type IndexedPoolKind = z.infer<typeof IndexedPoolKind>;
 
 export type TokenSpec = { symbol: string; address: Address; decimals: number };
 export type CuratedPool = { kind: IndexedPoolKind; address: Address };
+/** A curated Uniswap V4 pool: its id and the key it is the hash of (the PoolManager stores no key). */
+export type CuratedV4Pool = { id: Hex; key: UniswapV4PoolKey };
 
 const address = z
   .string()
@@ -45,6 +48,41 @@ const PoolEntry = z
   .pipe(z.tuple([IndexedPoolKind, address], { message: "expected KIND:0xADDRESS" }))
   .transform(([kind, addr]): CuratedPool => ({ kind, address: addr }));
 
+const V4PoolEntry = z
+  .string()
+  .transform((e) => e.split(":"))
+  .pipe(
+    z.tuple(
+      [
+        z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte pool id")
+          .transform((id) => id.toLowerCase() as Hex),
+        address,
+        address,
+        z
+          .string()
+          .regex(/^\d{1,7}$/)
+          .transform(Number),
+        z
+          .string()
+          .regex(/^\d{1,5}$/)
+          .transform(Number),
+        address,
+      ],
+      { message: "expected 0xPOOLID:0xCURRENCY0:0xCURRENCY1:FEE:TICKSPACING:0xHOOKS" },
+    ),
+  )
+  .transform(
+    ([id, currency0, currency1, fee, tickSpacing, hooks]): CuratedV4Pool => ({
+      id,
+      key: { currency0, currency1, fee, tickSpacing, hooks },
+    }),
+  )
+  .refine((pool) => uniswapV4PoolId(pool.key) === pool.id, {
+    message: "the pool key does not hash to the pool id (keccak256(abi.encode(key)))",
+  });
+
 const ThresholdEntry = z
   .string()
   .transform((e) => e.split("="))
@@ -68,6 +106,8 @@ export const IndexerEnv = z.object({
   INDEXER_PRUNE_INTERVAL_BLOCKS: positiveInt.default(300),
   /** Mainnet: the curated pools, `KIND:0xADDRESS,...`. */
   INDEXER_POOLS: entries.pipe(z.array(PoolEntry)).optional(),
+  /** Mainnet: the curated Uniswap V4 pools, `0xPOOLID:0xCURRENCY0:0xCURRENCY1:FEE:TICKSPACING:0xHOOKS,...`. */
+  INDEXER_V4_POOLS: entries.pipe(z.array(V4PoolEntry)).optional(),
   /** Mainnet: the block pool and transfer sources start at. */
   INDEXER_START_BLOCK: blockNumber.optional(),
   /** The service's launch block: payments are indexed from here. */
@@ -83,6 +123,7 @@ export type IndexerSettings = {
   volumeWindowSeconds: number;
   pruneIntervalBlocks: number;
   curatedPools: CuratedPool[] | undefined;
+  curatedV4Pools: CuratedV4Pool[] | undefined;
   startBlock: number | undefined;
   paymentsStartBlock: number | undefined;
 };
@@ -95,6 +136,7 @@ export function indexerSettings(env: IndexerEnv): IndexerSettings {
     volumeWindowSeconds: env.INDEXER_VOLUME_WINDOW_SECONDS,
     pruneIntervalBlocks: env.INDEXER_PRUNE_INTERVAL_BLOCKS,
     curatedPools: env.INDEXER_POOLS,
+    curatedV4Pools: env.INDEXER_V4_POOLS,
     startBlock: env.INDEXER_START_BLOCK,
     paymentsStartBlock: env.PAYMENTS_START_BLOCK,
   };

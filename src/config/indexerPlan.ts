@@ -1,9 +1,10 @@
 import { type Address, parseUnits } from "viem";
 import { type Config, ConfigError } from "../../api/config";
-import { baseChainId, baseDexFactories, baseTokens, baseUsdc } from "../../base/baseChain";
+import { baseChainId, baseDexFactories, baseTokens, baseUsdc, baseWeth } from "../../base/baseChain";
+import { baseUniswapV4PoolManager } from "../../base/uniswapV4";
 import { readManifest } from "../../devnet/manifest";
-import { baseCuratedPools, defaultWhaleThresholds } from "./baseMainnet";
-import type { CuratedPool, TokenSpec } from "./indexerEnv";
+import { baseCuratedPools, baseCuratedV4Pools, defaultWhaleThresholds } from "./baseMainnet";
+import type { CuratedPool, CuratedV4Pool, TokenSpec } from "./indexerEnv";
 
 export type TrackedTokenPlan = TokenSpec & {
   /** Transfers of at least this many base units are stored as whale candidates. */
@@ -14,11 +15,18 @@ export type TrackedTokenPlan = TokenSpec & {
 export type IndexerPlan = {
   chainId: number;
   usdc: Address;
+  /** What native ETH (currency address(0) of V4 pools) counts as. */
+  weth: Address;
   payoutAddress: Address;
   tokens: TrackedTokenPlan[];
   factories: { uniswapV2: Address; uniswapV3: Address; aerodrome: Address; slipstream: Address | undefined };
-  /** Devnet: every pool the factories create. Mainnet (or INDEXER_POOLS): the curated list, verified at start. */
-  pools: { discovery: "factory" } | { discovery: "list"; curated: CuratedPool[] };
+  /** Uniswap V4's PoolManager (Base's address; the devnet installs its fixture there). */
+  poolManager: Address;
+  /**
+   * Devnet: every pool the factories create and every V4 pool initialized. Mainnet (or INDEXER_POOLS or
+   * INDEXER_V4_POOLS on the devnet): the curated lists, verified at start.
+   */
+  pools: { discovery: "factory" } | { discovery: "list"; curated: CuratedPool[]; curatedV4: CuratedV4Pool[] };
   /** Devnet: fixed blocks. Mainnet: the pinned INDEXER_START_BLOCK, or undefined for head minus the window. */
   startBlocks: { pools: number | undefined; transfers: number | undefined; payments: number | undefined };
   volumeWindowSeconds: number;
@@ -31,6 +39,7 @@ export function indexerPlan(config: Config): IndexerPlan {
   const settings = config.indexer;
   const common = {
     chainId: baseChainId,
+    poolManager: baseUniswapV4PoolManager,
     volumeWindowSeconds: settings.volumeWindowSeconds,
     whaleWindowSeconds: settings.whaleWindowSeconds,
     pruneIntervalBlocks: settings.pruneIntervalBlocks,
@@ -38,17 +47,22 @@ export function indexerPlan(config: Config): IndexerPlan {
   if (config.chain.kind === "devnet") {
     const manifest = readManifest(config.chain.manifestPath);
     const usdc = manifest.tokens.USDC;
-    if (!usdc) throw new ConfigError("the devnet manifest has no USDC");
+    const weth = manifest.tokens.WETH;
+    if (!usdc || !weth) throw new ConfigError("the devnet manifest has no USDC or no WETH");
+    const curatedMode = settings.curatedPools !== undefined || settings.curatedV4Pools !== undefined;
     return {
       ...common,
       usdc: usdc.address,
+      weth: weth.address,
       payoutAddress: (config.payoutAddress as Address | undefined) ?? manifest.payoutAddress,
       tokens: trackedTokens(Object.values(manifest.tokens), settings),
       factories: { ...manifest.factories, slipstream: undefined },
-      // INDEXER_POOLS runs mainnet's curated mode on the devnet, from the seeded state on.
-      pools: settings.curatedPools ? { discovery: "list", curated: settings.curatedPools } : { discovery: "factory" },
+      // INDEXER_POOLS or INDEXER_V4_POOLS runs mainnet's curated mode on the devnet, from the seeded state on.
+      pools: curatedMode
+        ? { discovery: "list", curated: settings.curatedPools ?? [], curatedV4: settings.curatedV4Pools ?? [] }
+        : { discovery: "factory" },
       startBlocks: {
-        pools: settings.curatedPools ? (settings.startBlock ?? manifest.seededAtBlock) : 0,
+        pools: curatedMode ? (settings.startBlock ?? manifest.seededAtBlock) : 0,
         // Seeding mints huge amounts before seededAtBlock: whale candidates start after it.
         transfers: manifest.seededAtBlock + 1,
         payments: settings.paymentsStartBlock ?? 0,
@@ -59,10 +73,15 @@ export function indexerPlan(config: Config): IndexerPlan {
   return {
     ...common,
     usdc: baseUsdc,
+    weth: baseWeth,
     payoutAddress: config.payoutAddress as Address,
     tokens: trackedTokens(Object.values(baseTokens), settings),
     factories: baseDexFactories,
-    pools: { discovery: "list", curated: settings.curatedPools ?? [...baseCuratedPools] },
+    pools: {
+      discovery: "list",
+      curated: settings.curatedPools ?? [...baseCuratedPools],
+      curatedV4: settings.curatedV4Pools ?? [...baseCuratedV4Pools],
+    },
     startBlocks: {
       pools: settings.startBlock,
       transfers: settings.startBlock,

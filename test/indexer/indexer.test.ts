@@ -1,17 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs, parseUnits } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs, parseUnits, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
+import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
+import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
+import { type UniswapV4PoolKey, uniswapV4PoolId } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
-import type { Manifest, ManifestPool } from "../../devnet/manifest";
+import type { Manifest, ManifestPool, ManifestV4Pool } from "../../devnet/manifest";
+import { approxSqrtRatioAtTick } from "../../devnet/seed/poolMath";
 import { type Devnet, startDevnet } from "../../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { startTraffic } from "../../devnet/traffic";
-import { type IndexedTables, readIndexedTables } from "../support/indexedTables";
+import { chainTruth, eventKey, swapKey } from "../support/chainTruth";
+import { type IndexedTables, type PoolRow, readIndexedTables } from "../support/indexedTables";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
-import { chainTruth, eventKey, swapKey } from "./chainTruth";
 
 const backends: { name: string; databaseUrl: string | undefined }[] = [{ name: "PGlite", databaseUrl: undefined }];
 if (process.env.DATABASE_URL) backends.push({ name: "Postgres", databaseUrl: process.env.DATABASE_URL });
@@ -41,6 +45,14 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     if (!found) throw new Error(`no pool ${name}`);
     return found;
   };
+  const v4Pool = (name: string): ManifestV4Pool => {
+    const found = manifest.v4Pools.find((p) => p.name === name);
+    if (!found) throw new Error(`no V4 pool ${name}`);
+    return found;
+  };
+  /** An INDEXER_V4_POOLS entry: the pool id and the key it hashes from. */
+  const v4Entry = (key: UniswapV4PoolKey, id = uniswapV4PoolId(key)) =>
+    [id, key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks].join(":");
   const token = (symbol: string): Address => {
     const found = manifest.tokens[symbol];
     if (!found) throw new Error(`no token ${symbol}`);
@@ -100,6 +112,13 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
             `aerodrome-volatile:${pool("aerodrome-stable:USDC/DAI").address}`,
             `slipstream:${pool("uniswap-v3:cbBTC/USDC:500").address}`,
             `uniswap-v2:${bogus}`,
+          ].join(","),
+          INDEXER_V4_POOLS: [
+            v4Entry(v4Pool("uniswap-v4:ETH/USDC:500").key),
+            v4Entry(v4Pool("uniswap-v4:DEGEN/ETH:3000:hooked").key),
+            // Refused: no tracked token, and a key no pool was initialized with.
+            v4Entry(v4Pool("uniswap-v4:UNTA/UNTB:3000").key),
+            v4Entry({ ...v4Pool("uniswap-v4:ETH/USDC:500").key, fee: 3000, tickSpacing: 60 }),
           ].join(","),
         },
       }),
@@ -290,13 +309,26 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     );
     await traffic.stop();
     traffic = undefined;
+    const truth = chainTruth(client);
+    const router = manifest.contracts.swapRouter as Address;
+    const crossings = [
+      await swapAcrossNextTick(user(4), router, truth, { kind: "uniswap-v3", pool: pool("uniswap-v3:WETH/USDC:500") }),
+      await swapAcrossNextTick(user(4), router, truth, { kind: "uniswap-v4", pool: v4Pool("uniswap-v4:ETH/USDC:500") }),
+    ];
     await indexedUpTo(await client.getBlockNumber(), indexer, curated);
     for (const i of [indexer, curated]) expect(await i.stop()).toBe(0);
 
     const tables = await readIndexedTables(indexer.backend, indexer.schema);
-    const truth = chainTruth(client);
     const head = tables.head?.number ?? 0n;
     expect(head).toBeGreaterThan(BigInt(manifest.seededAtBlock));
+
+    // Each crossing swap changed the in-range liquidity; the index recorded the swap and holds the chain's state after it.
+    for (const crossing of crossings) {
+      expect(crossing.liquidityAfter, crossing.address).not.toBe(crossing.liquidityBefore);
+      expect(tables.swaps.map(swapKey)).toContain(crossing.swap);
+      const row = poolRowOf(tables, crossing.address);
+      expect(row.liquidity).toBe((await truth.poolState(row, head)).liquidity);
+    }
 
     // Tokens: the three misconfigured ones are refused with a reason; the others are verified.
     const status = Object.fromEntries(tables.tokens.map((t) => [t.symbol, t]));
@@ -306,8 +338,23 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     const verified = tables.tokens.filter((t) => t.status === "verified");
     expect(verified.map((t) => t.symbol).sort()).toEqual(["AERO", "DEGEN", "TOSHI", "USDC", "VIRTUAL", "WETH", "DAI", "cbBTC"].sort());
 
-    // Pools: every devnet pool (each holds a verified token), state and volume as the chain has them.
-    expect(tables.pools.map((p) => p.address).sort()).toEqual(manifest.pools.map((p) => p.address.toLowerCase()).sort());
+    // Pools: every devnet pool and every V4 pool holding a verified token (native ETH as WETH), none of
+    // the untracked pair; state, ticks and volume as the chain has them.
+    const trackedV4 = manifest.v4Pools.filter((p) => p.name !== "uniswap-v4:UNTA/UNTB:3000");
+    expect(tables.pools.map((p) => p.address).sort()).toEqual(
+      [...manifest.pools.map((p) => p.address.toLowerCase()), ...trackedV4.map((p) => p.id)].sort(),
+    );
+    for (const p of trackedV4) {
+      expect(poolRowOf(tables, p.id)).toMatchObject({
+        kind: "uniswap-v4",
+        factory: p.poolManager.toLowerCase(),
+        token0: zeroAddress,
+        token1: p.key.currency1.toLowerCase(),
+        fee: p.key.fee,
+        tickSpacing: p.key.tickSpacing,
+        hooks: p.key.hooks.toLowerCase(),
+      });
+    }
     await expectPoolsMatchChain(tables, truth, head, 0n);
 
     // Whale candidates: exactly the verified tokens' transfers at or above threshold within the window.
@@ -350,14 +397,107 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     const expected = ["uniswap-v2:WETH/USDC", "uniswap-v3:WETH/USDC:500", "aerodrome-volatile:WETH/USDC", "aerodrome-stable:USDC/USDT"].map(
       pool,
     );
-    expect(tables.pools.map((p) => [p.address, p.kind]).sort()).toEqual(expected.map((p) => [p.address.toLowerCase(), p.kind]).sort());
-    expect(curated.output().match(/curated .* refused/g)).toHaveLength(4);
+    const expectedV4 = ["uniswap-v4:ETH/USDC:500", "uniswap-v4:DEGEN/ETH:3000:hooked"].map(v4Pool);
+    expect(tables.pools.map((p) => [p.address, p.kind]).sort()).toEqual(
+      [...expected.map((p) => [p.address.toLowerCase(), p.kind]), ...expectedV4.map((p) => [p.id, "uniswap-v4"])].sort(),
+    );
+    expect(curated.output().match(/curated .* refused/g)).toHaveLength(6);
+    expect(curated.output()).toMatch(/curated uniswap-v4 pool 0x[0-9a-f]{64} refused: it holds no verified tracked token/);
+    expect(curated.output()).toMatch(/curated uniswap-v4 pool 0x[0-9a-f]{64} refused: the PoolManager holds no such pool/);
     const head = tables.head?.number ?? 0n;
+    // The seeded positions were minted up to the start block: ticks minted before it came from the read of
+    // the state before it, the ETH/USDC V4 position minted in it (the seeding's last transaction) from its
+    // event, applied once (the tick comparison below would see it twice).
+    const truth = chainTruth(client);
+    const inStartBlock = await client.getLogs({
+      address: manifest.contracts.poolManager,
+      event: UniswapV4PoolManagerAbi[1],
+      args: { id: v4Pool("uniswap-v4:ETH/USDC:500").id },
+      fromBlock: BigInt(manifest.seededAtBlock),
+      toBlock: BigInt(manifest.seededAtBlock),
+    });
+    expect(inStartBlock).toHaveLength(1);
+    for (const p of tables.pools.filter((row) => row.tickSpacing !== null)) {
+      const atStart = await truth.ticks(p, BigInt(manifest.seededAtBlock));
+      expect(atStart.length, p.address).toBeGreaterThanOrEqual(6);
+      const indexed = new Set(tables.ticks.filter((t) => t.pool === p.address).map((t) => t.tick));
+      expect(
+        atStart.filter((t) => !indexed.has(t.tick)),
+        p.address,
+      ).toEqual([]);
+    }
     // This runs after the traffic stopped, on a busy machine possibly more than a window later: the
     // volumes must still equal the chain's, but may all have expired.
-    await expectPoolsMatchChain(tables, chainTruth(client), head, BigInt(manifest.seededAtBlock), { requireKeptVolume: false });
+    await expectPoolsMatchChain(tables, truth, head, BigInt(manifest.seededAtBlock), { requireKeptVolume: false });
   }, 60_000);
 });
+
+function poolRowOf(tables: IndexedTables, address: string): PoolRow {
+  const row = tables.pools.find((p) => p.address === address.toLowerCase());
+  if (!row) throw new Error(`pool ${address} is not indexed`);
+  return row;
+}
+
+/**
+ * Swaps `pool`'s price up to just past its next initialized tick above the price (walking the chain's tick
+ * bitmap), as `trader`: a swap that crosses a tick. Returns the swap's key and the in-range liquidity
+ * before and after.
+ */
+async function swapAcrossNextTick(
+  trader: { address: Address; client: ReturnType<typeof createDevnetClient> },
+  router: Address,
+  truth: ReturnType<typeof chainTruth>,
+  target: { kind: "uniswap-v3"; pool: ManifestPool } | { kind: "uniswap-v4"; pool: ManifestV4Pool },
+) {
+  const { client } = trader;
+  const row = {
+    address: target.kind === "uniswap-v4" ? target.pool.id : target.pool.address,
+    kind: target.kind,
+    factory: target.kind === "uniswap-v4" ? target.pool.poolManager : target.pool.factory,
+    tickSpacing: target.kind === "uniswap-v4" ? target.pool.key.tickSpacing : (target.pool.tickSpacing ?? null),
+  };
+  const block = await client.getBlockNumber();
+  const before = await truth.poolState(row, block);
+  const next = (await truth.ticks(row, block)).map((t) => t.tick).find((t) => t > (before.tick ?? 0));
+  if (next === undefined) throw new Error(`no initialized tick above the price of ${row.address}`);
+  const limit = approxSqrtRatioAtTick(next + 1);
+  const token1 = target.kind === "uniswap-v4" ? target.pool.key.currency1 : target.pool.token1;
+  await client.waitForTransactionReceipt({
+    hash: await client.writeContract({ address: token1, abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
+  });
+  const amount = 10n ** 30n; // stops at the limit long before
+  const hash =
+    target.kind === "uniswap-v4"
+      ? await client.writeContract({
+          address: router,
+          abi: devnetSwapRouterAbi,
+          functionName: "swapV4Exact",
+          args: [target.pool.key, false, true, amount, limit, trader.address],
+          gas: 2_000_000n,
+        })
+      : await client.writeContract({
+          address: router,
+          abi: devnetSwapRouterAbi,
+          functionName: "swapV3Exact",
+          args: [target.pool.address, false, true, amount, limit, trader.address],
+          gas: 2_000_000n,
+        });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  const after = await truth.poolState(row, receipt.blockNumber);
+  expect(after.tick ?? 0).toBeGreaterThanOrEqual(next);
+  const [swapLog] =
+    target.kind === "uniswap-v4"
+      ? parseEventLogs({ abi: UniswapV4PoolManagerAbi, eventName: "Swap", logs: receipt.logs })
+      : parseEventLogs({ abi: UniswapV3PoolAbi, eventName: "Swap", logs: receipt.logs });
+  if (!swapLog) throw new Error("the crossing swap emitted no Swap event");
+  return {
+    address: row.address,
+    swap: swapKey({ blockNumber: receipt.blockNumber, logIndex: swapLog.logIndex }),
+    liquidityBefore: before.liquidity,
+    liquidityAfter: after.liquidity,
+  };
+}
 
 /**
  * Every pool's state equals the chain's at the block it was observed at (and at the indexed head: it is
@@ -373,10 +513,7 @@ async function expectPoolsMatchChain(
 ) {
   const lastPrune = head - ((head - pruneOffset) % pruneIntervalBlocks);
   const cutoff = (await truth.timestampOf(lastPrune)) - volumeWindowSeconds;
-  const swaps = await truth.swaps(
-    tables.pools.map((p) => p.address),
-    head,
-  );
+  const swaps = await truth.swaps(tables.pools, head);
   const kept = [];
   for (const pool of tables.pools) {
     const stored = {
@@ -388,6 +525,12 @@ async function expectPoolsMatchChain(
     };
     expect(stored, `${pool.kind} ${pool.address} at block ${pool.blockNumber}`).toEqual(await truth.poolState(pool, pool.blockNumber));
     expect(stored, `${pool.kind} ${pool.address} at the head`).toEqual(await truth.poolState(pool, head));
+    // A concentrated pool's ticks: exactly the chain's initialized ticks, with their liquidity.
+    if (pool.tickSpacing !== null) {
+      const byTick = (a: { tick: number }, b: { tick: number }) => a.tick - b.tick;
+      const chainTicks = await truth.ticks(pool, head);
+      expect(tables.ticks.filter((t) => t.pool === pool.address).sort(byTick), `ticks of ${pool.address}`).toEqual(chainTicks.sort(byTick));
+    }
     // A prune with nothing to expire leaves volumeSince behind: no swap then lies between it and the cutoff.
     const ofPool = swaps.filter((s) => s.pool.toLowerCase() === pool.address);
     expect(pool.volumeSince, `volumeSince of ${pool.address}`).toBeLessThanOrEqual(cutoff);

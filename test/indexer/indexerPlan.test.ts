@@ -1,8 +1,10 @@
 import { createPublicClient, http, type Transport } from "viem";
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
-import { baseDexFactories } from "../../base/baseChain";
-import { baseCuratedPools } from "../../src/config/baseMainnet";
+import { baseDexFactories, baseWeth } from "../../base/baseChain";
+import { baseUniswapV4PoolManager, uniswapV4PoolId } from "../../base/uniswapV4";
+import { baseCuratedPools, baseCuratedV4Pools } from "../../src/config/baseMainnet";
+import type { CuratedV4Pool } from "../../src/config/indexerEnv";
 import { indexerPlan } from "../../src/config/indexerPlan";
 import { indexerRpc } from "../../src/config/indexerRpc";
 import { testManifest } from "../support/devnet";
@@ -21,6 +23,7 @@ describe("indexerPlan", () => {
     expect(plan.tokens.find((t) => t.symbol === "USDC")?.whaleThreshold).toBe(1_000_000n * 10n ** 6n);
     expect(plan.payoutAddress).toBe(manifest.payoutAddress);
     expect(plan.pools).toEqual({ discovery: "factory" });
+    expect([plan.weth, plan.poolManager]).toEqual([manifest.tokens.WETH?.address, manifest.contracts.poolManager]);
     expect(plan.startBlocks).toEqual({ pools: 0, transfers: manifest.seededAtBlock + 1, payments: 0 });
     expect(plan.volumeWindowSeconds).toBe(86_400);
   });
@@ -29,7 +32,10 @@ describe("indexerPlan", () => {
     const plan = indexerPlan(loadConfig({ ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress }));
     expect(plan.tokens.map((t) => t.symbol)).toEqual(["USDC", "WETH", "USDT", "DAI", "AERO", "EURC", "cbBTC", "VIRTUAL", "DEGEN", "TOSHI"]);
     expect(plan.factories).toEqual(baseDexFactories);
-    expect(plan.pools).toEqual({ discovery: "list", curated: baseCuratedPools });
+    expect([plan.weth, plan.poolManager]).toEqual([baseWeth, baseUniswapV4PoolManager]);
+    expect(plan.pools).toEqual({ discovery: "list", curated: baseCuratedPools, curatedV4: baseCuratedV4Pools });
+    // The default V4 pool's id is its key's hash (Base's native ETH/USDC 0.05% pool without hooks).
+    for (const p of baseCuratedV4Pools) expect(uniswapV4PoolId(p.key)).toBe(p.id);
     expect(plan.startBlocks).toEqual({ pools: undefined, transfers: undefined, payments: undefined });
     const pinned = indexerPlan(
       loadConfig({
@@ -65,13 +71,35 @@ describe("indexerPlan", () => {
     expect(plan.pools).toEqual({
       discovery: "list",
       curated: [{ kind: "slipstream", address: "0x00000000000000000000000000000000000000AA" }],
+      curatedV4: [],
     });
+    expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
+  });
+
+  test("args: INDEXER_V4_POOLS alone runs the curated mode on the devnet, each entry a pool id and the key it hashes from", () => {
+    const [ethUsdc] = manifest.v4Pools;
+    if (!ethUsdc) throw new Error("no V4 pool in the manifest");
+    const { currency0, currency1, fee, tickSpacing, hooks } = ethUsdc.key;
+    const plan = indexerPlan(
+      loadConfig({
+        ...devnetEnv,
+        INDEXER_V4_POOLS: `${ethUsdc.id.toUpperCase().replace("0X", "0x")}:${currency0}:${currency1.toLowerCase()}:${fee}:${tickSpacing}:${hooks}`,
+      }),
+    );
+    expect(plan.pools).toEqual({ discovery: "list", curated: [], curatedV4: [{ id: ethUsdc.id, key: ethUsdc.key }] });
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
 
   test("error: a malformed entry, a token without a threshold, two tokens at one address, mainnet without a payout address", () => {
     expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "sushiswap:0x00000000000000000000000000000000000000aa" })).toThrow(ConfigError);
     expect(() => loadConfig({ ...devnetEnv, INDEXER_TOKENS: "USDC:0x1234:6" })).toThrow(/INDEXER_TOKENS/);
+    // A V4 key that does not hash to its id (fee 3000 instead of 500), and an entry short of a field.
+    const [{ id, key }] = baseCuratedV4Pools as [CuratedV4Pool];
+    const entry = (fee: number) => `${id}:${key.currency0}:${key.currency1}:${fee}:${key.tickSpacing}`;
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: `${entry(3000)}:${key.hooks}` })).toThrow(
+      /INDEXER_V4_POOLS.*does not hash to the pool id/s,
+    );
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: entry(500) })).toThrow(/INDEXER_V4_POOLS.*0xPOOLID:0xCURRENCY0/s);
     expect(() => indexerPlan(loadConfig({ ...devnetEnv, INDEXER_TOKENS: "NEW:0x00000000000000000000000000000000000000aa:8" }))).toThrow(
       /no whale threshold for NEW/,
     );

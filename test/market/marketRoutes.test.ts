@@ -1,6 +1,6 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { type Address, erc20Abi, parseAbiItem } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, parseAbi, parseAbiItem, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
@@ -12,6 +12,7 @@ import { marketSymbols } from "../../api/market/marketSymbols";
 import { isqrt } from "../../api/market/ratio";
 import { TokenPriceResponse } from "../../api/market/TokenPriceResponse";
 import { WhaleSignalsResponse } from "../../api/market/WhaleSignalsResponse";
+import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { testAppDeps, testMarketDeps } from "../support/app";
@@ -25,6 +26,7 @@ const manifest = testManifest();
 const client = testClient(manifest);
 const maxIndexLagBlocks = 3;
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
+const extsloadAbi = parseAbi(["function extsload(bytes32 slot) view returns (bytes32)"]);
 
 describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () => {
   let indexer: RunningIndexer | undefined;
@@ -96,7 +98,7 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
       const recomputed: number[] = [];
       for (const p of body.pools) {
         const quoteUsd = p.route === "VIA_WETH" ? wethUsd : 1;
-        const usd = (await poolPrice(p.address as Address, body.token.address as Address, head)) * quoteUsd;
+        const usd = (await poolPrice(p.address, body.token.address as Address, head)) * quoteUsd;
         expect(relative(Number(p.priceUsd), usd), `${symbol} ${p.address}`).toBeLessThan(1e-9);
         recomputed.push(usd);
       }
@@ -257,17 +259,36 @@ async function freeKey(app: ReturnType<typeof createApp>, privateKey: `0x${strin
 }
 
 /** The price of `token` in the pool's other token (whole units), from the pool's state on chain at `block`. */
-async function poolPrice(pool: Address, token: Address, block: bigint): Promise<number> {
+async function poolPrice(pool: string, token: Address, block: bigint): Promise<number> {
+  const decimals = (a: string) => Object.values(manifest.tokens).find((t) => t.address.toLowerCase() === a.toLowerCase())?.decimals ?? 18;
+  const v4 = manifest.v4Pools.find((p) => p.id.toLowerCase() === pool.toLowerCase());
+  if (v4) {
+    // The PoolManager's own storage, as V4's StateLibrary reads it; native ETH is WETH.
+    const slot0 = await client.request({
+      method: "eth_call" as never,
+      params: [
+        {
+          to: v4.poolManager,
+          data: encodeFunctionData({ abi: extsloadAbi, functionName: "extsload", args: [uniswapV4PoolSlots(v4.id).slot0] }),
+        },
+        `0x${block.toString(16)}`,
+      ] as never,
+    });
+    const { sqrtPriceX96 } = decodeUniswapV4Slot0(slot0 as `0x${string}`);
+    const weth = manifest.tokens.WETH?.address as Address;
+    const [c0, c1] = [v4.key.currency0, v4.key.currency1].map((c) => (c === zeroAddress ? weth : c));
+    const price1Per0 = (Number(sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** (decimals(c0 as string) - decimals(c1 as string));
+    return (c0 as string).toLowerCase() === token.toLowerCase() ? price1Per0 : 1 / price1Per0;
+  }
   const entry = manifest.pools.find((p) => p.address.toLowerCase() === pool.toLowerCase());
   if (!entry) throw new Error(`pool ${pool} is not in the manifest`);
-  const decimals = (a: string) => Object.values(manifest.tokens).find((t) => t.address.toLowerCase() === a.toLowerCase())?.decimals ?? 18;
   const [d0, d1] = [decimals(entry.token0), decimals(entry.token1)];
   let price1Per0: number;
   if (entry.kind === "uniswap-v3") {
-    const [sqrtPriceX96] = await client.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "slot0", blockNumber: block });
+    const [sqrtPriceX96] = await client.readContract({ address: entry.address, abi: UniswapV3PoolAbi, functionName: "slot0", blockNumber: block });
     price1Per0 = (Number(sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** (d0 - d1);
   } else {
-    const [r0, r1] = await client.readContract({ address: pool, abi: AerodromePoolAbi, functionName: "getReserves", blockNumber: block });
+    const [r0, r1] = await client.readContract({ address: entry.address, abi: AerodromePoolAbi, functionName: "getReserves", blockNumber: block });
     const x = Number(r0) / 10 ** d0;
     const y = Number(r1) / 10 ** d1;
     price1Per0 = entry.kind === "aerodrome-stable" ? (3 * x * x * y + y ** 3) / (x ** 3 + 3 * x * y * y) : y / x;

@@ -1,0 +1,93 @@
+import { type Address, encodeAbiParameters, encodePacked, type Hex, keccak256, numberToHex } from "viem";
+
+/** Uniswap V4's PoolManager on Base: the singleton that holds every V4 pool (the devnet installs its fixture here). */
+export const baseUniswapV4PoolManager: Address = "0x498581fF718922c3f8e6A244956aF099B2652b2b";
+
+/** A V4 pool's identity. Currency address(0) is native ETH; the hooks' low 14 address bits are its permissions. */
+export type UniswapV4PoolKey = { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
+
+/** The pool id: keccak256(abi.encode(PoolKey)), as V4's PoolIdLibrary computes it. */
+export function uniswapV4PoolId(key: UniswapV4PoolKey): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: "address" }, { type: "address" }, { type: "uint24" }, { type: "int24" }, { type: "address" }],
+      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
+    ),
+  );
+}
+
+/** Hook permission bits (V4's Hooks.sol): the flags set in the low bits of a hooks contract's address. */
+export const uniswapV4HookFlags = {
+  beforeInitialize: 1 << 13,
+  afterInitialize: 1 << 12,
+  beforeAddLiquidity: 1 << 11,
+  afterAddLiquidity: 1 << 10,
+  beforeRemoveLiquidity: 1 << 9,
+  afterRemoveLiquidity: 1 << 8,
+  beforeSwap: 1 << 7,
+  afterSwap: 1 << 6,
+  beforeDonate: 1 << 5,
+  afterDonate: 1 << 4,
+  beforeSwapReturnsDelta: 1 << 3,
+  afterSwapReturnsDelta: 1 << 2,
+  afterAddLiquidityReturnsDelta: 1 << 1,
+  afterRemoveLiquidityReturnsDelta: 1 << 0,
+} as const;
+
+/** The flags with which a hook can change what a swap pays or receives. */
+export const uniswapV4SwapAffectingHookFlags =
+  uniswapV4HookFlags.beforeSwap |
+  uniswapV4HookFlags.afterSwap |
+  uniswapV4HookFlags.beforeSwapReturnsDelta |
+  uniswapV4HookFlags.afterSwapReturnsDelta;
+
+/** A key's fee with this value marks a dynamic fee, set by the hook (V4's LPFeeLibrary.DYNAMIC_FEE_FLAG). */
+export const uniswapV4DynamicFeeFlag = 0x800000;
+
+/** Where `_pools` sits in the PoolManager (V4's StateLibrary.POOLS_SLOT), and its fields' offsets in Pool.State. */
+const poolsSlot = 6n;
+const liquidityOffset = 3n;
+const ticksOffset = 4n;
+const tickBitmapOffset = 5n;
+
+const word = (n: bigint): Hex => numberToHex(n, { size: 32 });
+const mappingSlot = (key: Hex, slot: bigint): Hex => keccak256(encodePacked(["bytes32", "bytes32"], [key, word(slot)]));
+const signedKey = (n: number): Hex => numberToHex(BigInt.asUintN(256, BigInt(n)), { size: 32 });
+
+/**
+ * The PoolManager's storage slots of one pool, as V4's StateLibrary computes them for `extsload`: slot0
+ * (sqrtPriceX96 in the low 160 bits, then tick, protocol fee and LP fee, 24 bits each), the in-range
+ * liquidity (low 128 bits), a tick's first word (liquidityGross low 128 bits, liquidityNet high 128,
+ * signed) and a tick bitmap word.
+ */
+export function uniswapV4PoolSlots(poolId: Hex) {
+  const state = BigInt(mappingSlot(poolId, poolsSlot));
+  return {
+    slot0: word(state),
+    liquidity: word(state + liquidityOffset),
+    tick: (tick: number): Hex => mappingSlot(signedKey(tick), state + ticksOffset),
+    tickBitmapWord: (wordPosition: number): Hex => mappingSlot(signedKey(wordPosition), state + tickBitmapOffset),
+  };
+}
+
+/** slot0 as extsload returns it, decoded. */
+export function decodeUniswapV4Slot0(value: Hex): { sqrtPriceX96: bigint; tick: number; protocolFee: number; lpFee: number } {
+  const v = BigInt(value);
+  return {
+    sqrtPriceX96: v & ((1n << 160n) - 1n),
+    tick: Number(BigInt.asIntN(24, v >> 160n)),
+    protocolFee: Number((v >> 184n) & 0xffffffn),
+    lpFee: Number((v >> 208n) & 0xffffffn),
+  };
+}
+
+/** The in-range liquidity's word as extsload returns it: a uint128 in the low bits. */
+export function decodeUniswapV4Liquidity(value: Hex): bigint {
+  return BigInt(value) & ((1n << 128n) - 1n);
+}
+
+/** A tick's first word as extsload returns it: gross liquidity and (signed) net liquidity. */
+export function decodeUniswapV4TickLiquidity(value: Hex): { liquidityGross: bigint; liquidityNet: bigint } {
+  const v = BigInt(value);
+  return { liquidityGross: v & ((1n << 128n) - 1n), liquidityNet: BigInt.asIntN(128, v >> 128n) };
+}
