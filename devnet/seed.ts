@@ -16,6 +16,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const deployer = devnetAccount(devnetRoles.deployer);
   const traffic = devnetAccount(devnetRoles.traffic);
   const payout = devnetAccount(devnetRoles.payout);
+  const facilitator = devnetAccount(devnetRoles.x402Facilitator);
   const users = Array.from({ length: userCount }, (_, i) => devnetAccount(devnetRoles.firstUser + i));
   const ctx: SeedContext = { client: createDevnetClient(rpcUrl, deployer.privateKey), artifacts: compileFixtures() };
 
@@ -27,7 +28,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     chainId: await ctx.client.getChainId(),
     rpcUrl,
     seededAtBlock: Number(await ctx.client.getBlockNumber()),
-    accounts: { deployer, traffic, users },
+    accounts: { deployer, traffic, users, facilitator },
     payoutAddress: payout.address,
     tokens: tokens.tokens,
     factories: markets.factories,
