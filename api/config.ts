@@ -127,6 +127,18 @@ export const EnvSchema = z.object({
   INTENTS_MAX_PER_CLIENT_PER_HOUR: positiveCount.default(defaultAbuseLimits.maxIntentsPerClientPerHour),
   /** Failed authentications (API key, gateway proxy secret, operator token) per client address per minute. */
   AUTH_FAILURES_PER_MINUTE: positiveCount.default(defaultAbuseLimits.maxAuthFailuresPerMinute),
+  /** Gas key of the in-process x402 facilitator (it sends transferWithAuthorization); devnet: the manifest's facilitator account. */
+  X402_FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .transform((s) => s as `0x${string}`)
+    .optional(),
+  /** A remote x402 facilitator (its /verify, /settle and /supported) used instead of the in-process one. */
+  X402_FACILITATOR_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .optional(),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
@@ -167,6 +179,8 @@ export type Config = {
     clientIpHeader: string | undefined;
     limits: AbuseLimits;
   };
+  /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
+  x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
   logLevel: Env["LOG_LEVEL"];
 };
 
@@ -190,6 +204,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mainnet = e.BASE_RPC_URLS !== undefined || e.BASE_RPC_PRIMARY_URL !== undefined;
   if (mainnet && e.API_KEY_PEPPER === undefined) {
     throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
+  }
+  if (e.X402_FACILITATOR_URL !== undefined && e.X402_FACILITATOR_PRIVATE_KEY !== undefined) {
+    throw new ConfigError(
+      "invalid configuration: X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one (a remote facilitator, or the in-process facilitator's gas key)",
+    );
   }
   if (e.INDEXER_PORT === e.PORT) {
     throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
@@ -222,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
     },
+    x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,
   };
 }

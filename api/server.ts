@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { baseChainId, baseUsdc, baseWeth } from "../base/baseChain";
+import { baseChainId, baseNetwork, baseUsdc, baseWeth } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -14,6 +14,9 @@ import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
 import { createAppStore } from "./store/createAppStore";
+import { configuredFacilitator } from "./x402/configuredFacilitator";
+import { evidenceGradeSettlement } from "./x402/confirmSettlement";
+import { createX402Service } from "./x402/createX402Service";
 
 /** Pools with less USDC than this (50,000 USDC, DefiLlama's floor) behind their price do not set ETH's price. */
 const minEthQuoteDepthUsdc = 50_000n * 10n ** 6n;
@@ -27,6 +30,23 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
   const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));
   const payoutAddress = (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null;
+  const facilitator = configuredFacilitator({
+    x402: config.x402,
+    devnetFacilitatorKey: manifest?.accounts.facilitator.privateKey,
+    providers,
+    network: baseNetwork,
+  });
+  const x402 =
+    facilitator && payoutAddress
+      ? createX402Service({
+          db: appStore.db,
+          storeReady: appStore.ready,
+          facilitator,
+          payTo: payoutAddress,
+          network: baseNetwork,
+          confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
+        })
+      : null;
   return createApp({
     status: {
       indexDb,
@@ -36,6 +56,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chainId: baseChainId,
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
+      x402Facilitator: x402?.facilitator ?? null,
     },
     capability: {
       providers,
@@ -72,5 +93,6 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       operatorBootstrapToken: config.access.operatorBootstrapToken,
       limits: config.access.limits,
     }),
+    x402,
   });
 }

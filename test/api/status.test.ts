@@ -44,6 +44,7 @@ const statusApp = (
         chainId: 8453,
         source: "devnet",
         maxIndexLagBlocks: 5,
+        x402Facilitator: null,
         ...extra,
       },
     }),

@@ -5,10 +5,12 @@ import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
+import { testX402Service } from "./x402";
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
   const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+  const x402 = overrides.x402 === undefined ? testX402Service(manifest) : overrides.x402;
   return {
     status: {
       indexDb,
@@ -18,9 +20,11 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       chainId: 8453,
       source: "devnet",
       maxIndexLagBlocks: 5,
+      x402Facilitator: x402?.facilitator ?? null,
     },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
     access: testAccessDeps(manifest, indexDb),
     ...overrides,
+    x402,
   };
 }
