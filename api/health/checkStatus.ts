@@ -6,7 +6,7 @@ import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import type { AppStore } from "../store/createAppStore";
-import type { X402Facilitator } from "../x402/X402Facilitator";
+import type { FacilitatorReadiness, X402Facilitator } from "../x402/X402Facilitator";
 import type { ProviderProbe, StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
@@ -52,17 +52,7 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
   const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
   const rpcAvailable = up.length > 0;
   const persistenceAvailable = head.available || appStore.available;
-  // The in-process facilitator settles through our providers: at evidence grade only.
-  const x402Reason =
-    facilitator === null
-      ? null
-      : !facilitator.ready
-        ? facilitator.reason
-        : deps.x402Facilitator?.kind === "IN_PROCESS" && !pinned.evidenceGrade
-          ? "CHAIN_NOT_EVIDENCE_GRADE"
-          : !appStore.available
-            ? "APP_STORE_UNAVAILABLE"
-            : null;
+  const x402Reason = facilitator ? x402Unready(facilitator, deps.x402Facilitator?.kind, pinned.evidenceGrade, appStore.available) : null;
   const status =
     !rpcAvailable && !persistenceAvailable
       ? "UNAVAILABLE"
@@ -95,11 +85,26 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
       // A USDC purchase settles from the indexed payments (fresh index) into the app store.
       subscriptionPayments: deps.payoutAddress && head.available && !stale && appStore.available ? "AVAILABLE" : "UNAVAILABLE",
       confirmationsRequired: 3,
-      x402: facilitator === null ? "NOT_CONFIGURED" : x402Reason === null ? "AVAILABLE" : "UNAVAILABLE",
+      x402: facilitator === null ? "NOT_CONFIGURED" : x402Reason ? "UNAVAILABLE" : "AVAILABLE",
       x402Facilitator: deps.x402Facilitator?.kind ?? null,
       x402Reason,
     },
   };
+}
+
+/**
+ * Why a configured facilitator cannot settle now, or null: its own readiness, then (in process: it
+ * settles through our providers) the chain at evidence grade, then the app store that records payments.
+ */
+function x402Unready(
+  readiness: FacilitatorReadiness,
+  kind: X402Facilitator["kind"] | undefined,
+  evidenceGrade: boolean,
+  appStoreAvailable: boolean,
+): string | null {
+  if (!readiness.ready) return readiness.reason;
+  if (kind === "IN_PROCESS" && !evidenceGrade) return "CHAIN_NOT_EVIDENCE_GRADE";
+  return appStoreAvailable ? null : "APP_STORE_UNAVAILABLE";
 }
 
 async function probeAppStore(store: AppStore, timeoutMs = 2000): Promise<StatusReport["persistence"]["appStore"]> {
