@@ -23,7 +23,8 @@ const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "
 /** An http(s) origin: scheme, host and optional port, no path. */
 const origin = z
   .string()
-  .url()
+  // abort: the refinements below parse the URL (new URL throws on anything else).
+  .url({ abort: true })
   .refine(
     (u) => /^https?:$/.test(new URL(u).protocol) && new URL(u).pathname === "/" && !new URL(u).search,
     "must be an http(s) origin such as https://api.example.com",
@@ -136,7 +137,7 @@ export const EnvSchema = z.object({
   /** A remote x402 facilitator (its /verify, /settle and /supported) used instead of the in-process one. */
   X402_FACILITATOR_URL: z
     .string()
-    .url()
+    .url({ abort: true })
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
   ...IndexerEnv.shape,

@@ -8,11 +8,12 @@ import { AddressParam } from "../http/params";
  */
 export const maxPaymentSignatureLength = 8 * 1024;
 
+// No messages: a refused payload is one reason code, whatever the field.
 const uint256 = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal integer")
-  .refine((s) => BigInt(s) < 2n ** 256n, "must fit in 256 bits");
-const hexBytes = (pattern: RegExp) => z.string().regex(pattern, "must be 0x-prefixed hex") as unknown as z.ZodType<`0x${string}`>;
+  .regex(/^(0|[1-9][0-9]{0,77})$/)
+  .refine((s) => BigInt(s) < 2n ** 256n);
+const hexBytes = (pattern: RegExp) => z.string().regex(pattern) as unknown as z.ZodType<`0x${string}`>;
 
 /** An EIP-3009 `transferWithAuthorization` as the client signed it (the "exact" scheme on EVM). */
 export const Eip3009Authorization = z.strictObject({

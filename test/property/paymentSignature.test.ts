@@ -5,7 +5,8 @@ import { getAddress, type Hex, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { routes } from "../../api/routes/routeTable";
 import { maxPaymentSignatureLength, type PaymentSignatureProblem, parsePaymentSignature } from "../../api/x402/parsePaymentSignature";
-import { challengeOf, signedPayment } from "../x402/support";
+import { signedPayment } from "../support/signedPayment";
+import { challengeOf } from "../x402/support";
 import { anyString, headerValue } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 

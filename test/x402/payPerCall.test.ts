@@ -13,8 +13,9 @@ import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
+import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, payingFetch, signedPayment, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
 const manifest = testManifest();
@@ -145,6 +146,18 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     }
     expect(await usdcTransfersFrom(manifest, payer.address, since)).toHaveLength(1);
     expect(payerBefore - (await usdcBalance(manifest, payer.address))).toBe(requirements.amount ? BigInt(requirements.amount) : -1n);
+  });
+
+  test("behavior: 20 different payments at once settle from one gas key: 20 answers, 20 transfers, the exact sum", async () => {
+    const payments = await Promise.all(Array.from({ length: 20 }, () => signedPayment(requirements, payer.privateKey)));
+    const since = await testClient(manifest).getBlockNumber();
+    const [payerBefore] = await balances();
+    const answers = await Promise.all(payments.map(({ header }) => send(paid[0]?.url as string, { "payment-signature": header })));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const hashes = answers.map((r) => decodePaymentResponseHeader(r.headers.get("payment-response") as string).transaction);
+    expect(new Set(hashes).size).toBe(20);
+    expect(await usdcTransfersFrom(manifest, payer.address, since)).toHaveLength(20);
+    expect(payerBefore - (await usdcBalance(manifest, payer.address))).toBe(20n * BigInt(requirements.amount));
   });
 
   test("error: a payment on other terms, expired or badly signed is refused with its reason, and nothing moves", async () => {

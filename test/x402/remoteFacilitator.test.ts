@@ -13,8 +13,9 @@ import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitatorServer";
+import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, payingFetch, signedPayment, usdcBalance } from "./support";
+import { challengeOf, fundedKey, payingFetch, usdcBalance } from "./support";
 
 /** This file's payer: users[5] (no other file sends from it); its payout address and gas key are its own. */
 const manifest = testManifest();

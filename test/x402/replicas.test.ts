@@ -4,9 +4,9 @@ import { afterAll, describe, expect, test } from "vitest";
 import { devnetAccount } from "../../devnet/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
-import { createThrowawayDatabase } from "../support/postgres";
-import { type RunningService, startReplica, startService, waitForJson } from "../support/startService";
-import { challengeOf, type Fetcher, payingFetch, signedPayment } from "./support";
+import { signedPayment } from "../support/signedPayment";
+import { type ServiceWithReplica, startServiceWithReplica } from "../support/startService";
+import { challengeOf, type Fetcher, payingFetch } from "./support";
 
 const databaseUrl = process.env.DATABASE_URL;
 /** Over the network, as a client reaches a replica. */
@@ -14,23 +14,16 @@ const remote: Fetcher = { fetch: (request) => fetch(request) };
 
 // Replicas share one Postgres app store (PGlite cannot be shared across processes).
 describe.skipIf(!databaseUrl)("x402 across two API processes on one Postgres (npm start and a ponder serve replica)", () => {
-  let service: RunningService | undefined;
-  let replica: RunningService | undefined;
-  let dropDatabase = async () => {};
-  afterAll(async () => {
-    await replica?.stop();
-    await service?.stop();
-    await dropDatabase();
-  });
+  let running: ServiceWithReplica | undefined;
+  afterAll(() => running?.stop());
 
   test("behavior: 50 concurrent copies of one payment sent to both: exactly one 200 and one transfer; a replay on either is refused", async () => {
-    const db = await createThrowawayDatabase(databaseUrl ?? "");
-    dropDatabase = db.drop;
-    service = await startService({ DATABASE_URL: db.url, DEVNET_TRAFFIC: "false" });
-    await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 120_000, service);
-    // One gas key per replica: the first uses the manifest's facilitator account, this one account 16.
-    replica = await startReplica(service, { DATABASE_URL: db.url, X402_FACILITATOR_PRIVATE_KEY: devnetAccount(16).privateKey });
-    await waitForJson(`${replica.baseUrl}/v1/status`, (status) => status === 200, 60_000, replica);
+    // One gas key per replica: npm start uses the manifest's facilitator account, the replica account 16.
+    running = await startServiceWithReplica(databaseUrl ?? "", {
+      serviceEnv: { DEVNET_TRAFFIC: "false" },
+      replicaEnv: { X402_FACILITATOR_PRIVATE_KEY: devnetAccount(16).privateKey },
+    });
+    const { service, replica } = running;
     const manifest: Manifest = readManifest(service.manifestPath);
     const payer = manifest.accounts.users[4] as { address: Address; privateKey: Hex };
     const chain = createDevnetClient(manifest.rpcUrl, payer.privateKey);

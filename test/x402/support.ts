@@ -1,8 +1,8 @@
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
-import { type Address, erc20Abi, getAddress, type Hex, parseEther, toHex } from "viem";
+import { type Address, erc20Abi, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
@@ -29,71 +29,6 @@ export async function challengeOf(app: Fetcher, url: string): Promise<PaymentReq
   const header = res.headers.get("payment-required");
   if (res.status !== 402 || !header) throw new Error(`no challenge at ${url}: ${res.status} ${await res.text()}`);
   return decodePaymentRequiredHeader(header);
-}
-
-/** What a hand-made payment changes from the challenge's terms (the accepted echo and the signed authorization). */
-export type PaymentTerms = Partial<Pick<PaymentRequirements, "network" | "asset" | "payTo" | "amount">> & {
-  /** The signed authorization's recipient and value, when they differ from the accepted terms. */
-  to?: Address;
-  value?: string;
-  validAfter?: bigint;
-  validBefore?: bigint;
-  /** The EIP-712 domain's chain (default: the accepted network's). */
-  chainId?: number;
-};
-
-/**
- * A PAYMENT-SIGNATURE signed for real by `signer` over an EIP-3009 authorization, with the challenge's
- * terms changed as `terms` says (as a client with other terms would sign it): the negative cases the
- * official client cannot be asked to produce.
- */
-export async function signedPayment(
-  requirements: PaymentRequirements,
-  signer: Hex,
-  terms: PaymentTerms = {},
-  from?: Address,
-): Promise<{ header: string; payload: PaymentPayload }> {
-  const account = privateKeyToAccount(signer);
-  const accepted = {
-    ...requirements,
-    ...Object.fromEntries(Object.entries(terms).filter(([k]) => ["network", "asset", "payTo", "amount"].includes(k))),
-  };
-  const now = BigInt(Math.floor(Date.now() / 1000));
-  const authorization = {
-    from: from ?? account.address,
-    to: getAddress(terms.to ?? accepted.payTo),
-    value: terms.value ?? accepted.amount,
-    validAfter: (terms.validAfter ?? now - 600n).toString(),
-    validBefore: (terms.validBefore ?? now + 300n).toString(),
-    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
-  };
-  const signature = await account.signTypedData({
-    domain: {
-      name: String(accepted.extra?.name ?? "USD Coin"),
-      version: String(accepted.extra?.version ?? "2"),
-      chainId: terms.chainId ?? Number(accepted.network.split(":")[1]),
-      verifyingContract: getAddress(accepted.asset),
-    },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
-    primaryType: "TransferWithAuthorization",
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
-  const payload = { x402Version: 2, accepted, payload: { authorization, signature } } as PaymentPayload;
-  return { header: encodePaymentSignatureHeader(payload), payload };
 }
 
 /** Devnet USDC held by `address` (atomic units). */
