@@ -82,6 +82,21 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
         ],
       });
       expect(await res.json()).toMatchObject({ error: "PAYMENT_REQUIRED", message: expect.any(String), plans: "/v1/plans" });
+      // A browser script may read the challenge and the receipt, and send a payment.
+      expect(res.headers.get("access-control-expose-headers")?.split(",")).toEqual(
+        expect.arrayContaining(["payment-required", "payment-response"]),
+      );
+      const preflight = await app.fetch(
+        new Request(url, {
+          method: "OPTIONS",
+          headers: {
+            origin: "https://app.example",
+            "access-control-request-method": "GET",
+            "access-control-request-headers": "payment-signature",
+          },
+        }),
+      );
+      expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toContain("payment-signature");
     }
   });
 
