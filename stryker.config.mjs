@@ -9,6 +9,14 @@
  * Included since their fast tests exist (test/unit/credits.test.ts, on an in-memory PGlite store):
  * api/access/chargeCredits.ts, api/access/createCreditService.ts.
  *
+ * Included with their fast tests (test/unit/x402Payments.test.ts, real EIP-3009 signatures by real keys):
+ * the x402 header parser, reason codes, terms, payment ids, and the shared probe and timeout helpers.
+ *
+ * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
+ * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
+ * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
+ * config does not start.
+ *
  * To add: api/payments/createPaymentVerifier.ts. Its only tests are the devnet ones (test/access/
  * purchase.test.ts sends real USDC/ETH payments): it reads the transaction, receipt and block from
  * RPC providers given as URLs and the `payment`/`chain_head` rows of the index. A fast test needs a
@@ -106,5 +114,11 @@ export default {
     "api/market/tickMath.ts",
     "api/market/ratio.ts",
     "api/market/quotePool.ts",
+    "api/x402/parsePaymentSignature.ts",
+    "api/x402/reasonCode.ts",
+    "api/x402/termsMismatch.ts",
+    "api/x402/paymentId.ts",
+    "api/x402/reuseAnswer.ts",
+    "api/x402/answerWithin.ts",
   ],
 };

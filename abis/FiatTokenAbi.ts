@@ -7,6 +7,9 @@ const authorizationArgs = [
   { name: "nonce", type: "bytes32" },
 ] as const;
 
+/** The EIP-712 types of an EIP-3009 `transferWithAuthorization` (what an x402 "exact" payment signs). */
+export const transferWithAuthorizationTypes = { TransferWithAuthorization: authorizationArgs } as const;
+
 const vrs = [
   { name: "v", type: "uint8" },
   { name: "r", type: "bytes32" },

@@ -18,6 +18,7 @@ import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
 import { mountProbeRoutes } from "./routes/probes";
 import { mountStatusRoutes } from "./routes/status";
+import type { X402Service } from "./x402/createX402Service";
 
 /** What the API is built from: every dependency is passed in, so tests hand it real ones. */
 export type AppDeps = {
@@ -28,6 +29,8 @@ export type AppDeps = {
   access: AccessDeps;
   /** Market data: gas read live from the Base providers, the rest from the index (one reading per indexed block). */
   market: MarketRouteDeps;
+  /** Per-call x402 payment of the payable routes; null: not offered (no payout address or facilitator). */
+  x402: X402Service | null;
 };
 
 /**
@@ -53,7 +56,7 @@ export function createApp(deps: AppDeps) {
 
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
-  const mount = createRouteMounter(app, deps.access);
+  const mount = createRouteMounter(app, deps.access, deps.x402);
   mountProbeRoutes(mount, deps.status);
   mountStatusRoutes(mount, deps.status);
   mountDemoRoutes(mount, deps.capability);
@@ -62,7 +65,7 @@ export function createApp(deps: AppDeps) {
   mountOnboardingRoutes(mount, deps.access);
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);
-  mountCatalogueRoutes(mount, app, deps.access);
+  mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

@@ -24,7 +24,8 @@ const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "
 /** An http(s) origin: scheme, host and optional port, no path. */
 const origin = z
   .string()
-  .url()
+  // abort: the refinements below parse the URL (new URL throws on anything else).
+  .url({ abort: true })
   .refine(
     (u) => /^https?:$/.test(new URL(u).protocol) && new URL(u).pathname === "/" && !new URL(u).search,
     "must be an http(s) origin such as https://api.example.com",
@@ -134,6 +135,18 @@ export const EnvSchema = z.object({
   MARKET_MIN_POOL_DEPTH_USD: z.coerce.number().int().min(0).default(50_000),
   /** Blocks back from the index head that whale signals look at (43,200: 24 hours of Base blocks). */
   WHALE_SIGNALS_WINDOW_BLOCKS: positiveCount.default(43_200),
+  /** Gas key of the in-process x402 facilitator (it sends transferWithAuthorization); devnet: the manifest's facilitator account. */
+  X402_FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .transform((s) => s as `0x${string}`)
+    .optional(),
+  /** A remote x402 facilitator (its /verify, /settle and /supported) used instead of the in-process one. */
+  X402_FACILITATOR_URL: z
+    .string()
+    .url({ abort: true })
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .optional(),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
@@ -175,6 +188,8 @@ export type Config = {
     clientIpHeader: string | undefined;
     limits: AbuseLimits;
   };
+  /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
+  x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
   logLevel: Env["LOG_LEVEL"];
 };
 
@@ -202,6 +217,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.WHALE_SIGNALS_WINDOW_BLOCKS * baseBlockTimeSeconds > e.INDEXER_WHALE_WINDOW_SECONDS) {
     throw new ConfigError(
       `invalid configuration: WHALE_SIGNALS_WINDOW_BLOCKS: ${e.WHALE_SIGNALS_WINDOW_BLOCKS} blocks reach past the indexed whale window (INDEXER_WHALE_WINDOW_SECONDS=${e.INDEXER_WHALE_WINDOW_SECONDS})`,
+    );
+  }
+  if (e.X402_FACILITATOR_URL !== undefined && e.X402_FACILITATOR_PRIVATE_KEY !== undefined) {
+    throw new ConfigError(
+      "invalid configuration: X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one (a remote facilitator, or the in-process facilitator's gas key)",
     );
   }
   if (e.INDEXER_PORT === e.PORT) {
@@ -240,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
     },
+    x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -52,7 +52,21 @@ export const errorCodes = {
   INVALID_GATEWAY_CREDENTIAL: { status: 401, retryable: false, description: "marketplace gateway authentication failed" },
   OPERATOR_UNAUTHORIZED: { status: 401, retryable: false, description: "the operator token is missing or wrong" },
   SIGNATURE_INVALID: { status: 401, retryable: false, description: "the claim is not signed by the challenge's wallet" },
-  PAYMENT_REQUIRED: { status: 402, retryable: false, description: "no credential on a payable route" },
+  PAYMENT_REQUIRED: {
+    status: 402,
+    retryable: false,
+    description: "no credential on a payable route: an API key, or an x402 payment (the challenge is in PAYMENT-REQUIRED)",
+  },
+  PAYMENT_INVALID: {
+    status: 402,
+    retryable: false,
+    description: "the x402 payment was refused before any work (`reason` says why; PAYMENT-REQUIRED carries a fresh challenge)",
+  },
+  PAYMENT_SETTLEMENT_FAILED: {
+    status: 402,
+    retryable: false,
+    description: "the x402 payment could not be settled, so the answer was withheld (`reason`; the receipt is in PAYMENT-RESPONSE)",
+  },
   API_KEY_EXPIRED: { status: 402, retryable: false, description: "the paid key expired: renew it or buy a new one" },
   CREDITS_EXHAUSTED: { status: 402, retryable: false, description: "the credits of the current 31-day cycle are spent" },
   NOT_FOUND: { status: 404, retryable: false, description: "no such route (the operator bootstrap route is 404 unless configured)" },
@@ -86,6 +100,11 @@ export const errorCodes = {
   NOT_READY: { status: 503, retryable: true, description: "the indexer's historical backfill is not complete (GET /ready)" },
   INDEX_UNAVAILABLE: { status: 503, retryable: true, description: "the index store cannot be read (GET /ready)" },
   PAYMENTS_UNAVAILABLE: { status: 503, retryable: false, description: "no payout address is configured" },
+  PAYMENT_FACILITATOR_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    description: "the x402 facilitator (or the chain it settles on) cannot be reached: nothing was verified, served or taken",
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { baseBlockTimeSeconds, baseChainId } from "../base/baseChain";
+import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -18,6 +18,9 @@ import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
 import { createAppStore } from "./store/createAppStore";
+import { configuredFacilitator } from "./x402/configuredFacilitator";
+import { evidenceGradeSettlement } from "./x402/confirmSettlement";
+import { createX402Service } from "./x402/createX402Service";
 
 /** Builds the API as the server runs it: configuration from the environment, Ponder's read-only db. */
 export function createServerApp(indexDb: IndexDb, config: Config = loadConfig()) {
@@ -36,6 +39,23 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     maxIndexLagBlocks,
     rules: marketRules(config.market.minPoolDepthUsd, config.indexer.volumeWindowSeconds),
   });
+  const facilitator = configuredFacilitator({
+    x402: config.x402,
+    devnetFacilitatorKey: manifest?.accounts.facilitator.privateKey,
+    providers,
+    network: baseNetwork,
+  });
+  const x402 =
+    facilitator && payoutAddress
+      ? createX402Service({
+          db: appStore.db,
+          storeReady: appStore.ready,
+          facilitator,
+          payTo: payoutAddress,
+          network: baseNetwork,
+          confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
+        })
+      : null;
   return createApp({
     status: {
       indexDb,
@@ -45,6 +65,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chainId: baseChainId,
       source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
       maxIndexLagBlocks,
+      x402Facilitator: x402?.facilitator ?? null,
     },
     capability: {
       providers,
@@ -78,5 +99,6 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       operatorBootstrapToken: config.access.operatorBootstrapToken,
       limits: config.access.limits,
     }),
+    x402,
   });
 }

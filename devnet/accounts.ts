@@ -16,10 +16,14 @@ export function devnetAccount(index: number): { address: Address; privateKey: He
   return { address: account.address, privateKey: bytesToHex(key) };
 }
 
-/** Roles of the funded accounts: 0 deploys, 1 drives traffic, 2 receives payments, 3.. are test users. */
+/**
+ * Roles of the funded accounts: 0 deploys, 1 drives traffic, 2 receives payments, 3.. are test users,
+ * 18 pays the gas of x402 settlements (the in-process facilitator's default key on the devnet).
+ */
 export const devnetRoles = {
   deployer: 0,
   traffic: 1,
   payout: 2,
   firstUser: 3,
+  x402Facilitator: 18,
 } as const;

@@ -70,6 +70,8 @@ export const Manifest = z.object({
     traffic: TestAccount,
     /** Funded wallets for tests to sign with (USDC, WETH, every tracked token, ETH). */
     users: z.array(TestAccount),
+    /** Pays the gas of x402 settlements: the in-process facilitator's key unless X402_FACILITATOR_PRIVATE_KEY is set. */
+    facilitator: TestAccount,
   }),
   payoutAddress: address,
   tokens: z.record(z.string(), ManifestToken),

@@ -18,6 +18,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const deployer = devnetAccount(devnetRoles.deployer);
   const traffic = devnetAccount(devnetRoles.traffic);
   const payout = devnetAccount(devnetRoles.payout);
+  const facilitator = devnetAccount(devnetRoles.x402Facilitator);
   const users = Array.from({ length: userCount }, (_, i) => devnetAccount(devnetRoles.firstUser + i));
   const ctx: SeedContext = { client: createDevnetClient(rpcUrl, deployer.privateKey), artifacts: compileFixtures() };
 
@@ -33,7 +34,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     rpcUrl,
     // Uncached: viem would answer from its cache, possibly a block behind the last seeding transaction.
     seededAtBlock: Number(await ctx.client.getBlockNumber({ cacheTime: 0 })),
-    accounts: { deployer, traffic, users },
+    accounts: { deployer, traffic, users, facilitator },
     payoutAddress: payout.address,
     tokens: tokens.tokens,
     factories: markets.factories,

@@ -5,10 +5,11 @@ import type { AuthFailureGuard } from "./createAuthFailureGuard";
 import type { CreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
-/** Who a protected request is served for. */
+/** Who a protected request is served for (an x402 payer stays anonymous: it paid for this one call). */
 export type Principal =
   | { kind: "apiKey"; keyId: string; key: KeyInfo }
-  | { kind: "gateway"; user: string | null; subscription: string | null; host: string | null };
+  | { kind: "gateway"; user: string | null; subscription: string | null; host: string | null }
+  | { kind: "x402" };
 
 /** Hono environment of routes behind the access middleware: `c.get("principal")`. */
 export type AccessEnv = { Variables: { principal: Principal } };

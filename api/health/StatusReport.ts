@@ -49,8 +49,17 @@ export const StatusReport = z.strictObject({
     /** AVAILABLE when a USDC purchase can be confirmed now: a payout address, a fresh index and the app store. */
     subscriptionPayments: z.enum(["AVAILABLE", "UNAVAILABLE"]),
     confirmationsRequired: z.literal(3),
-    /** Per-call x402 settlement; not configured until the x402 facilitator is wired. */
-    x402: z.enum(["NOT_CONFIGURED"]),
+    /**
+     * Per-call x402 settlement: AVAILABLE when a payment can be verified and settled now (the facilitator
+     * is ready: in process, its gas key funded and the chain read at evidence grade; remote, it answers
+     * that it settles Base USDC; and the app store records payments), NOT_CONFIGURED without a payout
+     * address or a facilitator.
+     */
+    x402: z.enum(["AVAILABLE", "UNAVAILABLE", "NOT_CONFIGURED"]),
+    /** Which facilitator settles: our own gas key in this process, or a remote one; null when not configured. */
+    x402Facilitator: z.enum(["IN_PROCESS", "REMOTE"]).nullable(),
+    /** Why x402 is UNAVAILABLE (GAS_KEY_UNFUNDED, RPC_UNREACHABLE, CHAIN_NOT_EVIDENCE_GRADE, APP_STORE_UNAVAILABLE, FACILITATOR_UNREACHABLE, ...), else null. */
+    x402Reason: z.string().nullable(),
   }),
 });
 export type StatusReport = z.infer<typeof StatusReport>;

@@ -6,6 +6,7 @@ import type { RpcProvider } from "../chain/providers";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import type { AppStore } from "../store/createAppStore";
+import type { FacilitatorReadiness, X402Facilitator } from "../x402/X402Facilitator";
 import type { ProviderProbe, StatusReport } from "./StatusReport";
 
 export type CheckStatusDeps = {
@@ -22,6 +23,8 @@ export type CheckStatusDeps = {
   now?: () => Date;
   /** How a provider's head is read; default `probeProvider` (the status route shares it through `shareHeadReads`). */
   readHead?: ReadHead;
+  /** The facilitator of per-call x402 payments; null when x402 is not offered. */
+  x402Facilitator: Pick<X402Facilitator, "kind" | "readiness"> | null;
 };
 
 export const apiVersion = "2.2.0";
@@ -34,11 +37,12 @@ export const apiVersion = "2.2.0";
 export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
   const now = deps.now ?? (() => new Date());
   const readHead = deps.readHead ?? probeProvider;
-  const [heads, pinned, head, appStore] = await Promise.all([
+  const [heads, pinned, head, appStore, facilitator] = await Promise.all([
     Promise.all(deps.providers.map((p) => readHead(p))),
     pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now, readHead }),
     readIndexedHead(deps.indexDb, deps.chainId),
     probeAppStore(deps.appStore),
+    deps.x402Facilitator?.readiness() ?? null,
   ]);
   const probes = heads.map(toProbe);
   const up = heads.flatMap((h) => (h.available ? [h] : []));
@@ -48,10 +52,11 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
   const stale = lagBlocks === null || lagBlocks > deps.maxIndexLagBlocks;
   const rpcAvailable = up.length > 0;
   const persistenceAvailable = head.available || appStore.available;
+  const x402Reason = facilitator ? x402Unready(facilitator, deps.x402Facilitator?.kind, pinned.evidenceGrade, appStore.available) : null;
   const status =
     !rpcAvailable && !persistenceAvailable
       ? "UNAVAILABLE"
-      : rpcAvailable && head.available && appStore.available && !stale && pinned.evidenceGrade
+      : rpcAvailable && head.available && appStore.available && !stale && pinned.evidenceGrade && x402Reason === null
         ? "OPERATIONAL"
         : "DEGRADED";
 
@@ -80,9 +85,26 @@ export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> 
       // A USDC purchase settles from the indexed payments (fresh index) into the app store.
       subscriptionPayments: deps.payoutAddress && head.available && !stale && appStore.available ? "AVAILABLE" : "UNAVAILABLE",
       confirmationsRequired: 3,
-      x402: "NOT_CONFIGURED",
+      x402: facilitator === null ? "NOT_CONFIGURED" : x402Reason ? "UNAVAILABLE" : "AVAILABLE",
+      x402Facilitator: deps.x402Facilitator?.kind ?? null,
+      x402Reason,
     },
   };
+}
+
+/**
+ * Why a configured facilitator cannot settle now, or null: its own readiness, then (in process: it
+ * settles through our providers) the chain at evidence grade, then the app store that records payments.
+ */
+function x402Unready(
+  readiness: FacilitatorReadiness,
+  kind: X402Facilitator["kind"] | undefined,
+  evidenceGrade: boolean,
+  appStoreAvailable: boolean,
+): string | null {
+  if (!readiness.ready) return readiness.reason;
+  if (kind === "IN_PROCESS" && !evidenceGrade) return "CHAIN_NOT_EVIDENCE_GRADE";
+  return appStoreAvailable ? null : "APP_STORE_UNAVAILABLE";
 }
 
 async function probeAppStore(store: AppStore, timeoutMs = 2000): Promise<StatusReport["persistence"]["appStore"]> {

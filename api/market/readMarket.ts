@@ -43,10 +43,11 @@ export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
     if (cached?.hash !== hash) {
       const snapshot = buildMarketSnapshot(deps.indexDb, deps.chainId, deps.rules);
       cached = { hash, snapshot };
-      // A failed build is not kept: the next request tries again.
-      snapshot.catch(() => {
+      // A failed build, or one that saw the index move on each attempt, is not kept: the next request tries again.
+      const forget = () => {
         if (cached?.snapshot === snapshot) cached = null;
-      });
+      };
+      snapshot.then((built) => built ?? forget(), forget);
     }
     return cached.snapshot;
   };

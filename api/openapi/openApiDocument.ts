@@ -15,6 +15,13 @@ const securitySchemes = {
     description: "Marketplace gateway; the origin also requires the private proxy-secret boundary",
   },
   operatorBootstrap: { type: "apiKey", in: "header", name: "x-operator-bootstrap" },
+  x402: {
+    type: "apiKey",
+    in: "header",
+    name: "PAYMENT-SIGNATURE",
+    description:
+      "x402 v2 per-call payment in USDC on Base: base64 of a JSON PaymentPayload (an EIP-3009 authorization of the route's price to the payout address) answering the PAYMENT-REQUIRED challenge of a 402. Settled only after a 2xx answer; the receipt is in PAYMENT-RESPONSE. Prices: GET /v1/plans.",
+  },
 } as const;
 
 /**

@@ -14,9 +14,9 @@ import { routeList, routes } from "./routeTable";
 export function mountCatalogueRoutes(
   mount: MountRoute,
   app: OpenAPIHono<AccessEnv>,
-  deps: { payTo: `0x${string}` | null; origins: ServiceOrigins },
+  deps: { payTo: `0x${string}` | null; origins: ServiceOrigins; x402Accepted: boolean },
 ) {
-  const plans = buildPlans({ payTo: deps.payTo, usdc: baseUsdc, routes: routeList });
+  const plans = buildPlans({ payTo: deps.payTo, usdc: baseUsdc, routes: routeList, x402Accepted: deps.x402Accepted });
   mount(routes.plans, (c) => c.json(plans));
   let document: ReturnType<typeof openApiDocument> | undefined;
   for (const route of [routes.openApi, routes.openApiRoot]) {

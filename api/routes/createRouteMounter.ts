@@ -11,6 +11,8 @@ import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
 import { jsonBody } from "../http/jsonBody";
 import { awaitStore } from "../store/isStoreUnavailable";
+import type { X402Service } from "../x402/createX402Service";
+import { payPerCall } from "../x402/payPerCall";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
 import { routes } from "./routeTable";
 
@@ -19,27 +21,33 @@ export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHan
 
 /**
  * Mounts routes on `app` with what their definitions ask for, in this order: the access policy
- * (credential, rate limit), the hourly intent budget, the credit meter, the app store's readiness,
- * the JSON body; then the route's own schemas validate params, query and body before its handler runs.
+ * (credential, rate limit; on a payable route with an x402 price and `x402` configured, else per-call
+ * payment), the hourly intent budget, the credit meter, the app store's readiness, the JSON body; then
+ * the route's own schemas validate params, query and body before its handler runs.
  */
-export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps): MountRoute {
+export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps, x402: X402Service | null): MountRoute {
   const limitPerClient = publicLimit(access);
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
     await awaitStore(access.storeReady);
     await next();
   };
+  const plansUrl = routes.plans.path;
+  const perCall = (route: RouteDefinition) =>
+    x402 && route.x402PriceUsd !== undefined
+      ? payPerCall({ service: x402, route: { ...route, x402PriceUsd: route.x402PriceUsd }, origins: access.origins, plansUrl })
+      : undefined;
   const policies = {
-    public: [limitPerClient],
-    apiKey: [requireApiKey({ ...access, allowExpired: true })],
-    apiKeyOrX402: [payable({ ...access, plansUrl: routes.plans.path })],
-    apiKeyOrGateway: [requireKeyOrGateway(access)],
-    operator: [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
-  } satisfies Record<RouteDefinition["access"], MiddlewareHandler<AccessEnv>[]>;
+    public: () => [limitPerClient],
+    apiKey: () => [requireApiKey({ ...access, allowExpired: true })],
+    apiKeyOrX402: (route) => [payable({ ...access, plansUrl, perCall: perCall(route) })],
+    apiKeyOrGateway: () => [requireKeyOrGateway(access)],
+    operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
+  } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 
   return (route, handler) => {
     const middleware: MiddlewareHandler<AccessEnv>[] = [
-      ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access]),
+      ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access](route)),
       ...(route.createsIntent ? [intentsPerClient] : []),
       ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),
       ...(route.appStore ? [storeReady] : []),

@@ -62,14 +62,28 @@ export type RouteDefinition<Input extends RouteDefinitionInput = RouteDefinition
 const securityOf: Record<AccessPolicy, RouteConfig["security"]> = {
   public: undefined,
   apiKey: [{ apiKeyHeader: [] }, { bearer: [] }],
-  apiKeyOrX402: [{ apiKeyHeader: [] }, { bearer: [] }],
+  apiKeyOrX402: [{ apiKeyHeader: [] }, { bearer: [] }, { x402: [] }],
   apiKeyOrGateway: [{ apiKeyHeader: [] }, { bearer: [] }, { gatewayKey: [] }],
   operator: [{ operatorBootstrap: [] }],
 };
 
+/** What per-call x402 payment can answer on every `apiKeyOrX402` route, beside the route's own errors. */
+const perCallPaymentErrors = [
+  "PAYMENT_REQUIRED",
+  "PAYMENT_INVALID",
+  "PAYMENT_SETTLEMENT_FAILED",
+  "PAYMENT_FACILITATOR_UNAVAILABLE",
+] as const;
+
+/** Headers of per-call payment: the challenge on a 402, the settlement receipt on a paid answer or a failed settlement. */
+const perCallPaymentHeaders = { 200: ["PAYMENT-RESPONSE"], 402: ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE"] } as const;
+
 /** Defines a route once: the app mounts it, the OpenAPI document, the plans and the spec test read it. */
 export function defineRoute<const Input extends RouteDefinitionInput>(input: Input): RouteDefinition<Input> {
-  const errors = [...new Set(input.errors)];
+  const payable = input.access === "apiKeyOrX402";
+  const errors = [...new Set([...input.errors, ...(payable ? perCallPaymentErrors : [])])];
+  const price = payable && input.x402PriceUsd !== undefined ? `Or pay per call with x402: ${input.x402PriceUsd} USDC on Base.` : undefined;
+  const description = [input.description, price].filter(Boolean).join(" ");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errors) {
     const status = errorCodes[code].status;
@@ -77,9 +91,10 @@ export function defineRoute<const Input extends RouteDefinitionInput>(input: Inp
   }
   const responses: RouteConfig["responses"] = {};
   for (const [status, r] of Object.entries(input.responses) as [string, SuccessResponse][]) {
+    const headers = [...(r.headers ?? []), ...(payable && status === "200" ? perCallPaymentHeaders[200] : [])];
     responses[status] = {
       description: r.description,
-      ...(r.headers ? { headers: headersOf(r.headers) } : {}),
+      ...(headers.length > 0 ? { headers: headersOf(headers) } : {}),
       ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
     };
   }
@@ -87,6 +102,7 @@ export function defineRoute<const Input extends RouteDefinitionInput>(input: Inp
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join("; "),
       ...(status === 429 ? { headers: headersOf(["Retry-After"]) } : {}),
+      ...(status === 402 && payable ? { headers: headersOf(perCallPaymentHeaders[402]) } : {}),
       content: { "application/json": { schema: ErrorBody } },
     };
   }
@@ -94,7 +110,7 @@ export function defineRoute<const Input extends RouteDefinitionInput>(input: Inp
     method: input.method,
     path: input.path,
     summary: input.summary,
-    ...(input.description ? { description: input.description } : {}),
+    ...(description ? { description } : {}),
     ...(securityOf[input.access] ? { security: securityOf[input.access] } : {}),
     ...(input.hidden ? { hide: true } : {}),
     request: input.request ?? {},
@@ -109,6 +125,9 @@ const headerDescriptions: Record<string, string> = {
   "X-RateLimit-Remaining": "Requests left in the current minute",
   "X-Credits-Remaining": "Credits the key can spend now (the cycle's, capped by the day's for free keys)",
   "Retry-After": "Seconds to wait",
+  "PAYMENT-REQUIRED":
+    "x402 v2 challenge, base64 of JSON PaymentRequired: {x402Version: 2, error, resource, accepts: [{scheme: exact, network, amount, asset, payTo, maxTimeoutSeconds, extra}]}",
+  "PAYMENT-RESPONSE": "x402 v2 settlement receipt, base64 of JSON SettleResponse: {success, transaction, network, payer?, errorReason?}",
 };
 
 function headersOf(names: readonly string[]) {

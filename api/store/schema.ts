@@ -114,3 +114,31 @@ export const dailyCounter = appSchema.table(
   },
   (t) => [primaryKey({ columns: [t.day, t.name] })],
 );
+
+/**
+ * Per-call x402 payments, one row per EIP-3009 authorization: claimed before the work (the primary key
+ * makes one request win, across replicas), then settled, failed or pending, or deleted when the answer
+ * was not a 2xx (nothing was taken). The id is a hash: the payer's address is never stored.
+ */
+export const x402Payment = appSchema.table(
+  "x402_payment",
+  {
+    /** SHA-256 of the network, the asset, the payer and the authorization's nonce (`paymentId`). */
+    id: text("id").primaryKey(),
+    /** The route paid for, as the route table names it (`GET /v1/audit/{address}`). */
+    route: text("route").notNull(),
+    network: text("network").notNull(),
+    asset: text("asset").notNull(),
+    /** Atomic units of the asset (USDC: 6 decimals). */
+    amount: numeric("amount", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+    /** CLAIMED: being served; SETTLED: the transfer is mined; FAILED: it was refused; PENDING: broadcast, outcome unknown. */
+    status: text("status", { enum: ["CLAIMED", "SETTLED", "FAILED", "PENDING"] }).notNull(),
+    txHash: text("tx_hash"),
+    /** The short reason code of a failed or pending settlement. */
+    reason: text("reason"),
+    claimedAt: at("claimed_at").notNull(),
+    /** When the settlement was mined (SETTLED), refused (FAILED) or left unknown (PENDING). */
+    settledAt: at("settled_at"),
+  },
+  (t) => [index("x402_payment_settled_idx").on(t.status, t.settledAt)],
+);

@@ -67,13 +67,19 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
       confirmationsRequired: 3,
       intentValidityMinutes: 15,
     });
-    // Only routes that exist are priced, and x402 only once per-call payment is accepted.
+    // Only routes that exist are priced, and x402 only where per-call payment is accepted.
     expect(plans.credits).toEqual([
       { route: "GET /v1/audit/{address}", credits: 1 },
       { route: "GET /v1/security/score/{address}", credits: 1 },
       { route: "POST /v1/transaction/preflight", credits: 1 },
     ]);
-    expect(plans.x402).toEqual([]);
+    expect(plans.x402).toEqual([
+      { route: "GET /v1/audit/{address}", priceUsd: 0.02 },
+      { route: "GET /v1/security/score/{address}", priceUsd: 0.02 },
+    ]);
+    const access = accessApp(manifest, backend).access;
+    const withoutX402 = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: null }));
+    expect(((await (await withoutX402.request("/v1/plans")).json()) as Plans).x402).toEqual([]);
   });
 
   test("behavior: per-minute limit per key: X-RateLimit-Remaining counts down, then 429 with an integer Retry-After", async () => {

@@ -19,6 +19,7 @@ import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient } from "../support/devnet";
 import { createThrowawayDatabase } from "../support/postgres";
+import { testX402Service } from "../support/x402";
 
 /** Ponder's `chain_head` and `payment` tables as the indexer creates them (hex: text, bigint: numeric(78)). */
 const indexTablesSql = `
@@ -133,7 +134,8 @@ function readTree(dir: string): string {
 /** The app against the test devnet with real access dependencies over `backend`'s store and index. */
 export function accessApp(manifest: Manifest, backend: Backend, overrides: Partial<CreateAccessDepsParameters> = {}) {
   const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store, ...overrides });
-  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access })), access };
+  const x402 = testX402Service(manifest, backend.store);
+  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402 })), access };
 }
 
 /** A fixed live quote of 3,000 USD per ETH (the devnet's reference price). */

@@ -17,7 +17,10 @@ const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as 
 type Document = {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }>; security?: unknown[] }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: unknown; headers?: object }>; security?: unknown[]; description?: string }>
+  >;
   components: { securitySchemes: Record<string, unknown> };
   servers: { url: string }[];
 };
@@ -63,7 +66,22 @@ describe("GET /v1/openapi.json", () => {
       const expected = new Set([...Object.keys(route.responses), ...route.errors.map((code) => String(errorCodes[code].status))]);
       expect(new Set(statuses), route.name).toEqual(expected);
     }
-    // Per-call x402 payment is not accepted yet: the document does not describe it.
-    expect(Object.keys(doc.components.securitySchemes)).not.toContain("x402");
+  });
+
+  test("behavior: payable routes describe x402: its security scheme, the challenge on 402, the receipt on 200, the price", async () => {
+    const doc = await fetchDocument();
+    expect(doc.components.securitySchemes.x402).toMatchObject({ type: "apiKey", in: "header", name: "PAYMENT-SIGNATURE" });
+    for (const route of routeList.filter((r) => !r.hidden)) {
+      const operation = doc.paths[route.path]?.[route.method];
+      const payable = route.access === "apiKeyOrX402";
+      if (!payable) {
+        expect(operation?.security ?? [], route.name).not.toContainEqual({ x402: [] });
+        continue;
+      }
+      expect(operation?.security, route.name).toContainEqual({ x402: [] });
+      expect(Object.keys(operation?.responses["402"]?.headers ?? {}), route.name).toEqual(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE"]);
+      expect(Object.keys(operation?.responses["200"]?.headers ?? {}), route.name).toContain("PAYMENT-RESPONSE");
+      expect(operation?.description, route.name).toContain(`${route.x402PriceUsd} USDC`);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
+import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { RpcProvider } from "../../api/chain/providers";
@@ -7,12 +8,16 @@ import type { CheckStatusDeps } from "../../api/health/checkStatus";
 import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
+import { createRemoteFacilitator } from "../../api/x402/createRemoteFacilitator";
+import { baseNetwork } from "../../base/baseChain";
 import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";
 import { testAppStore } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
+import { testFacilitator } from "../support/x402";
 
 const manifest = testManifest();
 let pglite: PGlite;
@@ -44,6 +49,7 @@ const statusApp = (
         chainId: 8453,
         source: "devnet",
         maxIndexLagBlocks: 5,
+        x402Facilitator: null,
         ...extra,
       },
     }),
@@ -67,7 +73,9 @@ describe("GET /v1/status", () => {
         target: chainHead.chainId,
         set: { number: block.number, hash: block.hash, timestamp: block.timestamp },
       });
-    const res = await statusApp(indexDb, manifest.rpcUrl).request("/v1/status");
+    const res = await statusApp(indexDb, manifest.rpcUrl, testAppStore(), { x402Facilitator: testFacilitator(manifest) }).request(
+      "/v1/status",
+    );
     expect(res.status).toBe(200);
     const body = StatusReport.parse(await res.json());
     expect(body.status).toBe("OPERATIONAL");
@@ -80,7 +88,43 @@ describe("GET /v1/status", () => {
       payoutAddress: manifest.payoutAddress,
       subscriptionPayments: "AVAILABLE",
       confirmationsRequired: 3,
+      x402: "AVAILABLE",
+      x402Facilitator: "IN_PROCESS",
+      x402Reason: null,
     });
+  });
+
+  test("behavior: x402 is reported as it stands: not configured, an unfunded gas key, an unreachable chain or facilitator, a store down", async () => {
+    const x402Of = async (
+      x402Facilitator: CheckStatusDeps["x402Facilitator"],
+      providers: string | RpcProvider[] = manifest.rpcUrl,
+      store = testAppStore(),
+    ) => {
+      const body = StatusReport.parse(await (await statusApp(indexDb, providers, store, { x402Facilitator }).request("/v1/status")).json());
+      return { ...body.paymentSettlement, status: body.status };
+    };
+    expect(await x402Of(null)).toMatchObject({ x402: "NOT_CONFIGURED", x402Facilitator: null, x402Reason: null });
+    const unfunded = testFacilitator(manifest, generatePrivateKey());
+    expect(await x402Of(unfunded)).toMatchObject({ x402: "UNAVAILABLE", x402Reason: "GAS_KEY_UNFUNDED", status: "DEGRADED" });
+    const deadUrl = `http://127.0.0.1:${await freePort()}`;
+    const cutOff = createInProcessFacilitator({
+      privateKey: manifest.accounts.facilitator.privateKey,
+      rpcUrls: [deadUrl],
+      network: baseNetwork,
+    });
+    expect(await x402Of(cutOff)).toMatchObject({ x402: "UNAVAILABLE", x402Reason: "RPC_UNREACHABLE" });
+    // The facilitator settles through the providers: a lone public one is not evidence grade.
+    const lonePublic = [{ name: "public-1", url: manifest.rpcUrl, trusted: false }];
+    expect(await x402Of(testFacilitator(manifest), lonePublic)).toMatchObject({
+      x402: "UNAVAILABLE",
+      x402Reason: "CHAIN_NOT_EVIDENCE_GRADE",
+    });
+    expect(await x402Of(testFacilitator(manifest), manifest.rpcUrl, await closedAppStore())).toMatchObject({
+      x402: "UNAVAILABLE",
+      x402Reason: "APP_STORE_UNAVAILABLE",
+    });
+    const remote = createRemoteFacilitator({ url: deadUrl, network: baseNetwork });
+    expect(await x402Of(remote)).toMatchObject({ x402: "UNAVAILABLE", x402Facilitator: "REMOTE", x402Reason: "FACILITATOR_UNREACHABLE" });
   });
 
   test("behavior: an unreachable app store is DEGRADED, and subscription payments UNAVAILABLE", async () => {

@@ -1,13 +1,16 @@
 import { PGlite } from "@electric-sql/pglite";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { drizzle } from "drizzle-orm/pglite";
-import { type Address, parseEther } from "viem";
+import { type Address, parseEther, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
+import { routeList } from "../../api/routes/routeTable";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { accessApp, type Backend, mine, openBackend, post, testEthQuote } from "../access/support";
 import { unlimitedRates } from "../support/access";
@@ -239,17 +242,7 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
     // The paid key: the free key's ten a day are needed by the 429s.
     200: () => get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey }),
     401: () => get(apps.ok, "/v1/gas/fees", bad),
-    402: async () => {
-      // The paid key's cycle spent, then given back (its usage row exists: the 200 above charged it).
-      const spend = (credits: number) =>
-        backend.sql("UPDATE app.credit_usage SET used = used + $1 WHERE key_id IN (SELECT id FROM app.api_key WHERE tier <> 'FREE')", [
-          credits,
-        ]);
-      await spend(10_000);
-      const res = await get(apps.ok, "/v1/gas/fees", { "x-api-key": paidKey });
-      await spend(-10_000);
-      return res;
-    },
+    402: () => get(apps.ok, "/v1/gas/fees"),
     429: () => twice((app) => get(app, "/v1/gas/fees", key())),
     503: () => get(apps.noChain, "/v1/gas/fees", key()),
   },
@@ -310,6 +303,7 @@ describe("every status the spec's endpoint table lists, produced for real", () =
     const pending = new Set<string>(pendingSpecRoutes.map((r) => r.route));
     let listed = 0;
     let produced = 0;
+    let challenges = 0;
     for (const { route, statuses } of specRoutes) {
       if (pending.has(route)) continue;
       for (const status of statuses) {
@@ -321,13 +315,33 @@ describe("every status the spec's endpoint table lists, produced for real", () =
         expect(res.status, `${route} ${status}: ${await res.clone().text()}`).toBe(status);
         // Every error answers the one error shape (the status route's 503 answers its Status record).
         if (status >= 400 && route !== "GET /v1/status") {
-          expect(await res.json(), `${route} ${status}`).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+          expect(await res.clone().json(), `${route} ${status}`).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+        }
+        // A payable route's 402 without a credential is the spec's x402 v2 challenge, at the route's price.
+        const payable = routeList.find((r) => r.name === route && r.access === "apiKeyOrX402");
+        if (status === 402 && payable) {
+          expect(await res.json(), route).toMatchObject({ error: "PAYMENT_REQUIRED" });
+          const challenge = decodePaymentRequiredHeader(res.headers.get("payment-required") ?? "");
+          expect(challenge, route).toMatchObject({
+            x402Version: 2,
+            accepts: [
+              {
+                scheme: "exact",
+                network: "eip155:8453",
+                amount: parseUnits(String(payable.x402PriceUsd), 6).toString(),
+                asset: baseUsdc,
+                payTo: manifest.payoutAddress,
+              },
+            ],
+          });
+          challenges += 1;
         }
         produced += 1;
       }
     }
     console.info(
-      `[spec statuses] produced ${produced} of the ${listed} statuses the spec lists for built routes (${listed - produced} documented omissions)`,
+      `[spec statuses] produced ${produced} of the ${listed} statuses the spec lists for built routes (${listed - produced} documented omissions); ${challenges} payable routes' 402 carried their x402 challenge`,
     );
+    expect(challenges).toBe(routeList.filter((r) => r.access === "apiKeyOrX402" && !pending.has(r.name)).length);
   }, 180_000);
 });

@@ -8,6 +8,7 @@ import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
+import { testX402Service } from "./x402";
 
 /**
  * The market routes over `indexDb` and `providers`, with the default rules. The test devnet mines on each
@@ -31,6 +32,7 @@ export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIn
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
   const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+  const x402 = overrides.x402 === undefined ? testX402Service(manifest) : overrides.x402;
   return {
     status: {
       indexDb,
@@ -40,10 +42,12 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       chainId: 8453,
       source: "devnet",
       maxIndexLagBlocks: 5,
+      x402Facilitator: x402?.facilitator ?? null,
     },
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
     access: testAccessDeps(manifest, indexDb),
     market: testMarketDeps(providers, indexDb),
     ...overrides,
+    x402,
   };
 }

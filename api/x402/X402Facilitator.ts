@@ -1,0 +1,26 @@
+import type { FacilitatorClient } from "@x402/core/server";
+
+/** Why a facilitator cannot settle now (the status page's `x402Reason`). */
+export type FacilitatorUnreadyReason =
+  | "RPC_UNREACHABLE"
+  | "GAS_KEY_UNFUNDED"
+  | "FACILITATOR_UNREACHABLE"
+  | "FACILITATOR_DOES_NOT_SETTLE_BASE_USDC";
+
+export type FacilitatorReadiness = { ready: true } | { ready: false; reason: FacilitatorUnreadyReason };
+
+/**
+ * Verifies and settles x402 payments: the in-process facilitator (our own gas key) or a remote one
+ * (a URL), behind x402's `FacilitatorClient`. `verify` and `settle` throw `FacilitatorUnavailableError`
+ * when they cannot reach the chain or the facilitator, and only then.
+ */
+export type X402Facilitator = FacilitatorClient & {
+  kind: "IN_PROCESS" | "REMOTE";
+  /** Whether it can settle now; shared by concurrent callers and reused for a few seconds. */
+  readiness(): Promise<FacilitatorReadiness>;
+};
+
+/** The chain or the remote facilitator could not be reached: the payment was neither refused nor settled. */
+export class FacilitatorUnavailableError extends Error {
+  override name = "FacilitatorUnavailableError";
+}

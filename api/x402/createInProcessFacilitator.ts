@@ -1,0 +1,94 @@
+import { x402Facilitator } from "@x402/core/facilitator";
+import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
+import { toFacilitatorEvmSigner } from "@x402/evm";
+import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { createWalletClient, defineChain, fallback, type Hex, http, publicActions } from "viem";
+import { nonceManager, privateKeyToAccount } from "viem/accounts";
+import { base } from "viem/chains";
+import { answerWithin } from "./answerWithin";
+import { reuseAnswer } from "./reuseAnswer";
+import { FacilitatorUnavailableError, type X402Facilitator } from "./X402Facilitator";
+
+/** Gas of one `transferWithAuthorization` settlement, rounded up (about 60,000-80,000 are used). */
+const settlementGas = 100_000n;
+/** The gas key counts as funded while it can pay for this many settlements at the current fee. */
+const fundedSettlements = 10n;
+
+export type CreateInProcessFacilitatorParameters = {
+  /** The gas key: it sends each settlement transaction. */
+  privateKey: Hex;
+  /** Where it reads and sends: the trusted primary first (later ones are fallbacks). */
+  rpcUrls: readonly string[];
+  network: Network;
+  /** How long a settlement waits for its receipt before it is reported pending. */
+  confirmationTimeoutMs?: number;
+  /** How long the readiness probe waits for the chain. */
+  probeTimeoutMs?: number;
+};
+
+/**
+ * The in-process facilitator: x402's own `x402Facilitator` with the "exact" EVM scheme, settling from
+ * our gas key through viem. The key's nonces come from viem's nonce manager, so concurrent settlements
+ * from this process never race on one (give each replica its own key). A throw caused by the payment
+ * rather than the chain is answered as an invalid payment or a failed settlement.
+ */
+export function createInProcessFacilitator({
+  privateKey,
+  rpcUrls,
+  network,
+  confirmationTimeoutMs = 30_000,
+  probeTimeoutMs = 2_000,
+}: CreateInProcessFacilitatorParameters): X402Facilitator {
+  const account = privateKeyToAccount(privateKey, { nonceManager });
+  const chain = defineChain({ ...base, rpcUrls: { default: { http: [...rpcUrls] } } });
+  const transport = rpcUrls.length === 1 ? http(rpcUrls[0]) : fallback(rpcUrls.map((url) => http(url)));
+  const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
+  const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
+  const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));
+
+  const chainReachable = () =>
+    answerWithin(client.getBlockNumber({ cacheTime: 0 }), probeTimeoutMs).then(
+      () => true,
+      () => false,
+    );
+  /** A throw from x402's code: the chain's fault when it cannot be reached now, else the payment's. */
+  const unlessChainDown = async <T>(answer: T): Promise<T> => {
+    if (!(await chainReachable())) throw new FacilitatorUnavailableError("the chain cannot be reached");
+    return answer;
+  };
+
+  return {
+    kind: "IN_PROCESS",
+    async getSupported() {
+      return facilitator.getSupported() as SupportedResponse;
+    },
+    async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
+      try {
+        return await facilitator.verify(payload, requirements);
+      } catch {
+        return unlessChainDown({ isValid: false, invalidReason: "payment_verification_failed" });
+      }
+    },
+    async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+      try {
+        return await facilitator.settle(payload, requirements);
+      } catch {
+        // x402 returns every failure from the broadcast on; a throw comes from its checks before it.
+        return unlessChainDown({ success: false, errorReason: "settlement_failed", transaction: "", network });
+      }
+    },
+    readiness: reuseAnswer(async () => {
+      try {
+        const [balance, fees] = await answerWithin(
+          Promise.all([client.getBalance({ address: account.address }), client.estimateFeesPerGas()]),
+          probeTimeoutMs,
+        );
+        return balance >= fundedSettlements * settlementGas * fees.maxFeePerGas
+          ? { ready: true }
+          : { ready: false, reason: "GAS_KEY_UNFUNDED" };
+      } catch {
+        return { ready: false, reason: "RPC_UNREACHABLE" };
+      }
+    }, 5_000),
+  };
+}

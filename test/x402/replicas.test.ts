@@ -1,0 +1,62 @@
+import type { PaymentRequirements } from "@x402/core/types";
+import { type Address, erc20Abi, type Hex } from "viem";
+import { afterAll, describe, expect, test } from "vitest";
+import { devnetAccount } from "../../devnet/accounts";
+import { createDevnetClient } from "../../devnet/client";
+import { type Manifest, readManifest } from "../../devnet/manifest";
+import { signedPayment } from "../support/signedPayment";
+import { type ServiceWithReplica, startServiceWithReplica } from "../support/startService";
+import { challengeOf, type Fetcher, payingFetch } from "./support";
+
+const databaseUrl = process.env.DATABASE_URL;
+/** Over the network, as a client reaches a replica. */
+const remote: Fetcher = { fetch: (request) => fetch(request) };
+
+// Replicas share one Postgres app store (PGlite cannot be shared across processes).
+describe.skipIf(!databaseUrl)("x402 across two API processes on one Postgres (npm start and a ponder serve replica)", () => {
+  let running: ServiceWithReplica | undefined;
+  afterAll(() => running?.stop());
+
+  test("behavior: 50 concurrent copies of one payment sent to both: exactly one 200 and one transfer; a replay on either is refused", async () => {
+    // One gas key per replica: npm start uses the manifest's facilitator account, the replica account 16.
+    running = await startServiceWithReplica(databaseUrl ?? "", {
+      serviceEnv: { DEVNET_TRAFFIC: "false" },
+      replicaEnv: { X402_FACILITATOR_PRIVATE_KEY: devnetAccount(16).privateKey },
+    });
+    const { service, replica } = running;
+    const manifest: Manifest = readManifest(service.manifestPath);
+    const payer = manifest.accounts.users[4] as { address: Address; privateKey: Hex };
+    const chain = createDevnetClient(manifest.rpcUrl, payer.privateKey);
+    const paths = [service, replica].map((s) => `${s.baseUrl}/v1/audit/${manifest.contracts.diamond}`);
+
+    for (const path of paths) {
+      const res = await payingFetch(remote, payer.privateKey)(path);
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+
+    const requirements = (await challengeOf(remote, paths[0] as string)).accepts[0] as PaymentRequirements;
+    const { header } = await signedPayment(requirements, payer.privateKey);
+    const since = await chain.getBlockNumber();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => fetch(paths[i % 2] as string, { headers: { "payment-signature": header } })),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+    for (const refused of answers.filter((r) => r.status === 402)) {
+      expect(["payment_in_progress", "payment_already_settled"]).toContain(((await refused.json()) as { reason: string }).reason);
+    }
+    const transfers = await chain.getContractEvents({
+      address: requirements.asset as Address,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { from: payer.address },
+      fromBlock: since + 1n,
+    });
+    expect(transfers).toHaveLength(1);
+    for (const path of paths) {
+      const again = await fetch(path, { headers: { "payment-signature": header } });
+      expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_settled" });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,55 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { type Address, erc20Abi, type Hex, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import type { Manifest } from "../../devnet/manifest";
+import { testClient } from "../support/devnet";
+
+/** A Hono app or anything else that answers a fetch Request. */
+export type Fetcher = { fetch: (request: Request) => Response | Promise<Response> };
+
+/**
+ * The official x402 client (`@x402/fetch` with the "exact" EVM scheme) paying as `privateKey`, in
+ * front of `app`. Its spend controls allow Base USDC up to 0.10 USD a call (x402 refuses unknown
+ * assets and caps spending by default).
+ */
+export function payingFetch(app: Fetcher, privateKey: Hex) {
+  const client = new x402Client()
+    .register(baseNetwork, new ExactEvmScheme(privateKeyToAccount(privateKey)))
+    .setSpendControls({ maxAmountPerPayment: "$0.10" });
+  return wrapFetchWithPayment((input, init) => Promise.resolve(app.fetch(new Request(input, init))), client);
+}
+
+/** The challenge an unpaid request gets (decoded from its PAYMENT-REQUIRED header). */
+export async function challengeOf(app: Fetcher, url: string): Promise<PaymentRequired> {
+  const res = await app.fetch(new Request(url));
+  const header = res.headers.get("payment-required");
+  if (res.status !== 402 || !header) throw new Error(`no challenge at ${url}: ${res.status} ${await res.text()}`);
+  return decodePaymentRequiredHeader(header);
+}
+
+/** Devnet USDC held by `address` (atomic units). */
+export function usdcBalance(manifest: Manifest, address: Address): Promise<bigint> {
+  return testClient(manifest).readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+}
+
+/** A new devnet key with `eth` ETH for gas and no USDC: a gas key, or a payer that cannot pay. */
+export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
+  const key = generatePrivateKey();
+  await testClient(manifest).setBalance({ address: privateKeyToAccount(key).address, value: parseEther(eth) });
+  return key;
+}
+
+/** Transfer events of devnet USDC from `from` in blocks after `sinceBlock`. */
+export async function usdcTransfersFrom(manifest: Manifest, from: Address, sinceBlock: bigint) {
+  return testClient(manifest).getContractEvents({
+    address: baseUsdc,
+    abi: erc20Abi,
+    eventName: "Transfer",
+    args: { from },
+    fromBlock: sinceBlock + 1n,
+  });
+}
