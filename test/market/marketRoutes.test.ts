@@ -194,10 +194,10 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
   });
 
   test("behavior: whale signals are exactly the chain's transfers at or above the thresholds in the window", async () => {
-    // users[5] signs in this file only.
-    const sender = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[5]?.privateKey as `0x${string}`);
+    // users[3] signs on this devnet in this file only; the receiver is nobody's, so no other file's balances move.
+    const sender = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[3]?.privateKey as `0x${string}`);
     const usdc = manifest.tokens.USDC?.address as Address;
-    const to = manifest.accounts.users[4]?.address as Address;
+    const to = privateKeyToAccount(generatePrivateKey()).address;
     for (const units of [2_000_000n, 999_999n]) {
       const hash = await sender.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, units * 10n ** 6n] });
       await client.waitForTransactionReceipt({ hash });

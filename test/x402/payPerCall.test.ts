@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, parseUnits } from "viem";
@@ -10,8 +11,9 @@ import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppDeps, testMarketDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
+import { seedMarketIndex } from "../support/marketIndex";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
@@ -23,10 +25,14 @@ const payer = manifest.accounts.users[4] as { address: Address; privateKey: Hex 
 const payTo = privateKeyToAccount(generatePrivateKey()).address;
 const origin = "http://127.0.0.1:42069";
 const target = manifest.contracts.diamond as Address;
-/** The payable routes built so far, each with a URL it answers 200 at. */
+/** The six payable routes, each with a URL it answers 200 at. */
 const paid = [
   { route: routes.audit, url: `${origin}/v1/audit/${target}` },
   { route: routes.score, url: `${origin}/v1/security/score/${target}` },
+  { route: routes.gasFees, url: `${origin}/v1/gas/fees` },
+  { route: routes.tokenPrice, url: `${origin}/v1/token/price/WETH` },
+  { route: routes.dexMetrics, url: `${origin}/v1/dex/metrics` },
+  { route: routes.whaleSignals, url: `${origin}/v1/whales/signals` },
 ];
 const priceOf = (usd: number) => parseUnits(String(usd), 6);
 type Refusal = { error: string; message: string; reason?: string };
@@ -38,13 +44,17 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
   /** An app whose contract reads fail (503), over the same store and facilitator. */
   let noChain: ReturnType<typeof createApp>;
   let requirements: PaymentRequirements;
+  let marketIndex: Awaited<ReturnType<typeof seedMarketIndex>>;
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
     gasKey = await fundedKey(manifest);
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
     const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    app = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
+    // The market routes answer from an index written from the chain's reads (test/support/marketIndex.ts).
+    marketIndex = await seedMarketIndex(new PGlite(), manifest);
+    const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
+    app = createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market }));
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     noChain = createApp(
       testAppDeps(manifest, backend.indexDb, { access, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
@@ -103,10 +113,13 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
   test("default: the official client pays each payable route: 200, the exact price moves, the receipt names the transfer", async () => {
     const pay = payingFetch(app, payer.privateKey);
     for (const { route, url } of paid) {
+      // Each settlement mines a block: the market index follows the chain as the indexer would.
+      await marketIndex.syncHead();
       const [payerBefore, payToBefore] = await balances();
       const res = await pay(url);
       expect(res.status, await res.clone().text()).toBe(200);
-      expect((await res.json()) as object).toMatchObject({ notASafetyGuarantee: true });
+      const body = (await res.json()) as { notASafetyGuarantee?: boolean; provenance?: object };
+      expect(body.notASafetyGuarantee ?? body.provenance, route.name).toBeTruthy();
       expect(res.headers.get("cache-control")).toBe("private, no-store");
       const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") as string);
       expect(receipt).toMatchObject({ success: true, network: baseNetwork, payer: payer.address });
@@ -137,11 +150,13 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const first = await send(paid[0]?.url as string, { "payment-signature": header });
     expect(first.status).toBe(200);
     const before = await balances();
-    for (const { url } of paid) {
+    for (const { route, url } of paid) {
       const again = await send(url, { "payment-signature": header });
       expect(again.status).toBe(402);
-      expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_settled" });
-      expect(decodePaymentRequiredHeader(again.headers.get("payment-required") as string).error).toBe("payment_already_settled");
+      // A route of another price refuses the terms before it looks the payment up.
+      const reason = route.x402PriceUsd === routes.audit.x402PriceUsd ? "payment_already_settled" : expect.any(String);
+      expect(await again.json(), route.name).toMatchObject({ error: "PAYMENT_INVALID", reason });
+      expect(decodePaymentRequiredHeader(again.headers.get("payment-required") as string).error).toEqual(reason);
     }
     expect(await balances()).toEqual(before);
   });
