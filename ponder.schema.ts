@@ -46,6 +46,8 @@ export const trackedToken = onchainTable(
     reason: t.text(),
     /** Transfers of at least this many base units are whale candidates. */
     whaleThreshold: t.bigint().notNull(),
+    /** The first block whose transfers are indexed: whale signals never claim a window reaching before it. */
+    transfersFromBlock: t.bigint().notNull(),
   }),
   (table) => ({ pk: primaryKey({ columns: [table.chainId, table.address] }) }),
 );
@@ -151,6 +153,7 @@ export const whaleTransfer = onchainTable(
   (table) => ({
     pk: primaryKey({ columns: [table.chainId, table.txHash, table.logIndex] }),
     timestampIndex: index().on(table.chainId, table.timestamp),
+    blockIndex: index().on(table.chainId, table.blockNumber, table.logIndex),
   }),
 );
 

@@ -16,6 +16,7 @@ ponder.on("TrackedToken:setup", async ({ context }) => {
       status: reason ? "refused" : "verified",
       reason,
       whaleThreshold: token.whaleThreshold,
+      transfersFromBlock: BigInt(context.contracts.TrackedToken.startBlock ?? 0),
     });
   }
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { MarketProvenance } from "./MarketProvenance";
+import { MarketProvenance, DecimalText as usd } from "./MarketProvenance";
 
-const usd = z.string().regex(/^\d+(\.\d+)?$/);
 const figures = { pools: z.int().nonnegative(), reserveUsd: usd, depthUsd: usd, volumeUsd: usd };
 
 /** `GET /v1/dex/metrics`: reserves, ±2% depth and volume summed over the tracked pools, and exactly what they cover. */
@@ -16,7 +15,7 @@ export const DexMetricsResponse = z.strictObject({
     tokens: z.array(z.strictObject({ symbol: z.string(), address: z.string(), priceUsd: usd })),
     dexes: z.array(z.string()),
     pools: z.int().nonnegative(),
-    /** Uniswap V4 pools whose hooks may change swap results: counted in reserves and volume, named here. */
+    /** Uniswap V4 pools whose hooks may change swap results: counted in the totals (their liquidity is real), named here. */
     hookedPools: z.array(z.string()),
     /** Indexed pools left out, by reason (a token without a USD price, ticks that disagree, no liquidity). */
     excluded: z.strictObject({ UNPRICED_TOKEN: z.int(), INCONSISTENT_TICKS: z.int(), EMPTY: z.int() }),

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { ObservationBlock } from "../chain/ObservationBlock";
 
+/** An exact non-negative decimal figure as text ("2500.5"): how market answers write prices and USD amounts. */
+export const DecimalText = z.string().regex(/^\d+(\.\d+)?$/);
+
 /** The indexed state an answer was read from: the index's head and how far it is behind the chain's. */
 export const IndexProvenance = z.strictObject({
   headBlock: z.int().nonnegative(),

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { MarketProvenance } from "./MarketProvenance";
+import { DecimalText as decimalText, MarketProvenance } from "./MarketProvenance";
 import { marketSymbols } from "./marketSymbols";
 
-const decimalText = z.string().regex(/^\d+(\.\d+)?$/);
 const route = z.enum(["STABLECOIN", "VIA_WETH"]);
 
 /** One pool as it bears on a price: the pool, what it pairs the token with, its price and depth in USD. */
@@ -27,7 +26,7 @@ export const PricedPool = z.strictObject({
 export type PricedPool = z.infer<typeof PricedPool>;
 
 export const ExcludedPool = PricedPool.extend({
-  reason: z.enum(["HOOK_CAN_CHANGE_SWAP", "INCONSISTENT_TICKS", "EMPTY", "BELOW_MIN_DEPTH", "NOT_AMONG_DEEPEST"]),
+  reason: z.enum(["HOOK_CAN_CHANGE_SWAP", "INCONSISTENT_TICKS", "UNQUOTABLE", "EMPTY", "BELOW_MIN_DEPTH", "NOT_AMONG_DEEPEST"]),
 });
 
 /** `GET /v1/token/price/{symbol}`: the median USD price over the up-to-five deepest indexed pools, and how it was reached. */

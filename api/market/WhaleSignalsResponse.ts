@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { MarketProvenance } from "./MarketProvenance";
-
-const decimalText = z.string().regex(/^\d+(\.\d+)?$/);
+import { DecimalText as decimalText, MarketProvenance } from "./MarketProvenance";
 
 /** How a transfer was valued: the token's current indexed USD price and where it came from, or why there is none. */
 export const Valuation = z.discriminatedUnion("status", [

@@ -6,7 +6,7 @@ import { readPoolTicks } from "../index/readPoolTicks";
 import { readSwapVolumes, type SwapVolume } from "../index/readSwapVolumes";
 import { type IndexedTrackedToken, readTrackedTokens } from "../index/readTrackedTokens";
 import { type MarketToken, priceTokens, type TokenPrice } from "./priceTokens";
-import { type PoolQuote, quotePool } from "./quotePool";
+import { type PoolQuote, quotePoolSafely } from "./quotePool";
 import type { Ratio } from "./ratio";
 
 /** Everything the market routes answer from, computed once per indexed block. */
@@ -18,6 +18,8 @@ export type MarketSnapshot = {
   refused: IndexedTrackedToken[];
   /** Whale thresholds of the verified tokens, in base units. */
   thresholds: (MarketToken & { whaleThreshold: bigint })[];
+  /** The first block whose transfers are indexed: no whale window reaches before it. */
+  transfersFromBlock: bigint;
   quotes: PoolQuote[];
   prices: Map<Address, TokenPrice>;
   /** Per pool address, what it swapped in the volume window. */
@@ -56,9 +58,14 @@ export async function buildMarketSnapshot(indexDb: IndexDb, chainId: number, rul
     ]);
     const after = await readChainHead(indexDb, chainId);
     if (after?.hash !== head.hash) continue;
-    const tokens = tracked
-      .filter((t) => t.status === "verified" && t.decimals !== null)
-      .map((t) => ({ symbol: t.symbol, address: t.address.toLowerCase() as Address, decimals: t.decimals as number }));
+    const verified = tracked.filter((t) => t.status === "verified" && t.decimals !== null);
+    const thresholds = verified.map((t) => ({
+      symbol: t.symbol,
+      address: t.address.toLowerCase() as Address,
+      decimals: t.decimals as number,
+      whaleThreshold: t.whaleThreshold,
+    }));
+    const tokens = thresholds.map(({ whaleThreshold, ...token }) => token);
     const weth = tokens.find((t) => t.symbol === "WETH")?.address ?? zeroAddress;
     const quotes = quotePools(pools, ticks, tokens, weth);
     const parStables = new Set(tokens.filter((t) => rules.parStableSymbols.includes(t.symbol)).map((t) => t.address));
@@ -67,10 +74,8 @@ export async function buildMarketSnapshot(indexDb: IndexDb, chainId: number, rul
       head,
       tokens,
       refused: tracked.filter((t) => t.status !== "verified"),
-      thresholds: tokens.map((t) => ({
-        ...t,
-        whaleThreshold: tracked.find((r) => r.address.toLowerCase() === t.address)?.whaleThreshold ?? 0n,
-      })),
+      thresholds,
+      transfersFromBlock: verified.reduce((latest, t) => (t.transfersFromBlock > latest ? t.transfersFromBlock : latest), 0n),
       quotes,
       prices,
       volumes,
@@ -96,7 +101,7 @@ function quotePools(
     const decimals0 = decimals.get(pool.token0.toLowerCase());
     const decimals1 = decimals.get(pool.token1.toLowerCase());
     if (decimals0 === undefined || decimals1 === undefined) continue;
-    quotes.push(quotePool(pool, ticks.get(pool.address) ?? [], decimals0, decimals1));
+    quotes.push(quotePoolSafely(pool, ticks.get(pool.address) ?? [], decimals0, decimals1));
   }
   return quotes;
 }

@@ -6,6 +6,13 @@ import type { PricedPool } from "./TokenPriceResponse";
 export const priceDigits = 18;
 export const usdDigits = 6;
 
+/** The route a price took: STABLECOIN or VIA_WETH when every pool took it, else MIXED. */
+export function routeOf(pools: readonly PoolCandidate[]): "STABLECOIN" | "VIA_WETH" | "MIXED" {
+  const routes = new Set(pools.map((c) => c.route));
+  const [only] = routes;
+  return routes.size === 1 && only ? only : "MIXED";
+}
+
 /** A pool candidate as the answers show it. */
 export function describePool(c: PoolCandidate): PricedPool {
   const { pool } = c.quote;

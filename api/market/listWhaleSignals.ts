@@ -1,7 +1,8 @@
-import { type Result, success } from "../errors";
+import { failure, type Result, success } from "../errors";
 import type { IndexDb } from "../index/indexDb";
 import { readWhaleTransfers } from "../index/readWhaleTransfers";
-import { priceDigits, usdDigits } from "./describePool";
+import type { MarketSnapshot } from "./buildMarketSnapshot";
+import { priceDigits, routeOf, usdDigits } from "./describePool";
 import { formatRatio, mulRatio } from "./ratio";
 import type { ReadMarket } from "./readMarket";
 import type { WhaleSignal, WhaleSignalsResponse } from "./WhaleSignalsResponse";
@@ -20,9 +21,37 @@ export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Resu
   const market = await deps.readMarket();
   if (!market.ok) return market;
   const { snapshot, provenance } = market.value;
+  const signals = await signalsOf(deps, snapshot);
+  return signals.ok ? success({ ...signals.value, provenance }) : signals;
+}
+
+/** Signals by snapshot: read and valued once however many requests ask at that indexed block. */
+const signalsBySnapshot = new WeakMap<MarketSnapshot, Promise<Result<Omit<WhaleSignalsResponse, "provenance">>>>();
+
+/** A snapshot comes from one market reader, whose deps these are: they are the same at every call. */
+function signalsOf(deps: ListWhaleSignalsDeps, snapshot: MarketSnapshot) {
+  let signals = signalsBySnapshot.get(snapshot);
+  if (!signals) {
+    signals = readSignals(deps, snapshot);
+    signalsBySnapshot.set(snapshot, signals);
+  }
+  return signals;
+}
+
+async function readSignals(
+  deps: ListWhaleSignalsDeps,
+  snapshot: MarketSnapshot,
+): Promise<Result<Omit<WhaleSignalsResponse, "provenance">>> {
   const toBlock = snapshot.head.number;
-  const fromBlock = toBlock >= BigInt(deps.windowBlocks) ? toBlock - BigInt(deps.windowBlocks) + 1n : 0n;
-  const transfers = await readWhaleTransfers(deps.indexDb, deps.chainId, { fromBlock, toBlock, limit: whaleSignalLimit });
+  // The window never claims blocks before the first indexed one.
+  const back = toBlock - BigInt(deps.windowBlocks) + 1n;
+  const fromBlock = back > snapshot.transfersFromBlock ? back : snapshot.transfersFromBlock;
+  let transfers: Awaited<ReturnType<typeof readWhaleTransfers>>;
+  try {
+    transfers = await readWhaleTransfers(deps.indexDb, deps.chainId, { fromBlock, toBlock, limit: whaleSignalLimit });
+  } catch {
+    return failure("DATA_SOURCE_UNAVAILABLE", "the index store cannot be read");
+  }
   const tokens = new Map(snapshot.tokens.map((t) => [t.address, t]));
   const whole = (units: bigint, decimals: number) => formatRatio({ num: units, den: 10n ** BigInt(decimals) }, decimals);
   const signals = transfers.flatMap((transfer): WhaleSignal[] => {
@@ -30,7 +59,6 @@ export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Resu
     if (!token) return [];
     const price = snapshot.prices.get(token.address);
     const usd = price?.usd;
-    const routes = new Set(price?.pools.map((c) => c.route));
     return [
       {
         txHash: transfer.txHash,
@@ -50,7 +78,7 @@ export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Resu
                 priceUsd: formatRatio(usd, priceDigits),
                 basis: "MEDIAN_OF_DEEPEST_POOLS",
                 pools: price.pools.length,
-                route: routes.size === 1 ? ([...routes][0] ?? "MIXED") : "MIXED",
+                route: routeOf(price.pools),
                 atBlock: Number(toBlock),
               }
             : { status: "UNAVAILABLE", reason: `no indexed pool of ${token.symbol} is deep enough to price it` },
@@ -67,6 +95,5 @@ export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Resu
     })),
     signals,
     limit: whaleSignalLimit,
-    provenance,
   });
 }

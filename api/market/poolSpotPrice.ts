@@ -30,12 +30,3 @@ export function poolSpotPrice(pool: IndexedPoolState, decimals0: number, decimal
   const normalised = { num: 3n * x * x * y + y * y * y, den: x * x * x + 3n * x * y * y };
   return { num: normalised.num * 10n ** BigInt(decimals1), den: normalised.den * 10n ** BigInt(decimals0) };
 }
-
-/**
- * How much of `token1` backs the current price: the reserve for constant-product pools, the virtual
- * reserve L * sqrtP / 2^96 for V3-style pools (the constant-product pool with the same local depth).
- */
-export function poolDepthInToken1(pool: IndexedPoolState): bigint {
-  if (pool.sqrtPriceX96 !== null && pool.liquidity !== null) return (pool.liquidity * pool.sqrtPriceX96) >> 96n;
-  return pool.reserve1 ?? 0n;
-}

@@ -1,6 +1,6 @@
 import { failure, type Result, success } from "../errors";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
-import { describePool, priceDigits, usdDigits } from "./describePool";
+import { describePool, priceDigits, routeOf, usdDigits } from "./describePool";
 import { type MarketSymbol, marketSymbols, pricedSymbolOf, resolveMarketSymbol } from "./marketSymbols";
 import { oncePerSnapshot } from "./oncePerSnapshot";
 import type { TokenPrice } from "./priceTokens";
@@ -50,14 +50,13 @@ function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<
   }
   const weth = snapshot.tokens.find((t) => t.symbol === "WETH");
   const wethUsd = weth ? snapshot.prices.get(weth.address)?.usd : null;
-  const routes = new Set(price.pools.map((c) => c.route));
   return success({
     symbol,
     token: { symbol: token.symbol, address: token.address, decimals: token.decimals },
     priceUsd: formatRatio(price.usd, priceDigits),
     basis: "MEDIAN_OF_DEEPEST_POOLS",
-    route: routes.size === 1 ? ([...routes][0] ?? "MIXED") : "MIXED",
-    wethPriceUsd: routes.has("VIA_WETH") && wethUsd ? formatRatio(wethUsd, priceDigits) : null,
+    route: routeOf(price.pools),
+    wethPriceUsd: price.pools.some((c) => c.route === "VIA_WETH") && wethUsd ? formatRatio(wethUsd, priceDigits) : null,
     spread: spreadOf(price),
     minDepthUsd: formatRatio(snapshot.rules.minDepthUsd, usdDigits),
     maxPools: snapshot.rules.maxPools,

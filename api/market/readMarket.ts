@@ -67,6 +67,9 @@ export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
     const headBlock = Number(latest.head.number);
     // The pinned head is shared for up to a second, so the index may be a block past it: that is no lag.
     const lagBlocks = Math.max(0, observationBlock.blockNumber - headBlock);
+    if (headBlock === observationBlock.blockNumber && latest.head.hash !== observationBlock.blockHash) {
+      return unavailable(`the index's block ${headBlock} is not the chain's (a reorg it has not followed yet)`, observationBlock);
+    }
     if (lagBlocks > deps.maxIndexLagBlocks) {
       return unavailable(
         `the index is ${lagBlocks} blocks behind the chain head (the bound is ${deps.maxIndexLagBlocks}): no stale value is served`,

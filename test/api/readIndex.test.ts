@@ -151,9 +151,36 @@ describe("reads of the indexed tables", () => {
 
   test("readTrackedTokens: the chain's tokens, verified and refused", async () => {
     await db.insert(trackedToken).values([
-      { chainId: 8453, address: usdc, symbol: "USDC", decimals: 6, status: "verified", reason: null, whaleThreshold: 1n },
-      { chainId: 8453, address: dai, symbol: "DAI", decimals: null, status: "refused", reason: "no code", whaleThreshold: 1n },
-      { chainId: otherChain, address: weth, symbol: "WETH", decimals: 18, status: "verified", reason: null, whaleThreshold: 1n },
+      {
+        chainId: 8453,
+        address: usdc,
+        symbol: "USDC",
+        decimals: 6,
+        status: "verified",
+        reason: null,
+        whaleThreshold: 1n,
+        transfersFromBlock: 0n,
+      },
+      {
+        chainId: 8453,
+        address: dai,
+        symbol: "DAI",
+        decimals: null,
+        status: "refused",
+        reason: "no code",
+        whaleThreshold: 1n,
+        transfersFromBlock: 0n,
+      },
+      {
+        chainId: otherChain,
+        address: weth,
+        symbol: "WETH",
+        decimals: 18,
+        status: "verified",
+        reason: null,
+        whaleThreshold: 1n,
+        transfersFromBlock: 0n,
+      },
     ]);
     const tokens = await readTrackedTokens(indexDb, 8453);
     expect(tokens.map((t) => [t.symbol, t.status]).sort()).toEqual([

@@ -157,6 +157,48 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     expect(relative(Number(v3.depthUsd), expected)).toBeLessThan(1e-4);
   });
 
+  test("behavior: a thin pool with a wild price is listed as excluded and moves no price", async () => {
+    const before = TokenPriceResponse.parse(await (await get("/v1/token/price/WETH")).json());
+    // users[3] signs on this devnet in this file only: a new 1% WETH/USDC pool at ten times the price, with dust.
+    const signer = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[3]?.privateKey as `0x${string}`);
+    const [weth, usdc] = [manifest.tokens.WETH?.address as Address, manifest.tokens.USDC?.address as Address];
+    const send = async (request: Parameters<typeof signer.writeContract>[0]) =>
+      client.waitForTransactionReceipt({ hash: await signer.writeContract(request) });
+    const factoryAbi = parseAbi([
+      "function createPool(address,address,uint24) returns (address)",
+      "function getPool(address,address,uint24) view returns (address)",
+    ]);
+    await send({ address: manifest.factories.uniswapV3, abi: factoryAbi, functionName: "createPool", args: [weth, usdc, 10_000] });
+    const thin = await client.readContract({
+      address: manifest.factories.uniswapV3,
+      abi: factoryAbi,
+      functionName: "getPool",
+      args: [weth, usdc, 10_000],
+    });
+    const wethFirst = BigInt(weth) < BigInt(usdc);
+    // 30,000 USDC per WETH, in base units of token1 per token0.
+    const price = wethFirst ? { num: 30_000n * 10n ** 6n, den: 10n ** 18n } : { num: 10n ** 18n, den: 30_000n * 10n ** 6n };
+    const sqrtPriceX96 = isqrt((price.num << 192n) / price.den);
+    await send({ address: thin, abi: parseAbi(["function initialize(uint160)"]), functionName: "initialize", args: [sqrtPriceX96] });
+    for (const token of [weth, usdc]) {
+      await send({ address: token, abi: erc20Abi, functionName: "approve", args: [manifest.contracts.swapRouter as Address, 2n ** 255n] });
+    }
+    const tick = Math.floor(Math.log(Number(price.num) / Number(price.den)) / Math.log(1.0001) / 200) * 200;
+    await send({
+      address: manifest.contracts.swapRouter as Address,
+      abi: devnetSwapRouterAbi,
+      functionName: "mintV3",
+      args: [thin, tick - 2_000, tick + 2_000, 10n ** 12n, signer.account.address],
+    });
+    await indexedHead();
+    const after = TokenPriceResponse.parse(await (await get("/v1/token/price/WETH")).json());
+    const listed = after.excluded.find((e) => e.address === thin.toLowerCase());
+    expect(listed).toMatchObject({ reason: "BELOW_MIN_DEPTH", dex: "uniswap-v3" });
+    expect(Number(listed?.priceUsd)).toBeGreaterThan(9 * Number(after.priceUsd));
+    expect(after.pools.map((p) => p.address)).not.toContain(thin.toLowerCase());
+    expect(after.excludedCount).toBe(before.excludedCount + 1);
+  });
+
   test("behavior: DEX metrics sum exactly the covered pools and name the tokens and DEXes", async () => {
     const res = await get("/v1/dex/metrics");
     expect(res.status).toBe(200);

@@ -23,7 +23,7 @@ export async function createIndexTables(pglite: PGlite): Promise<void> {
       timestamp numeric(78) NOT NULL, amount0_in numeric(78) NOT NULL, amount1_in numeric(78) NOT NULL, amount0_out numeric(78) NOT NULL,
       amount1_out numeric(78) NOT NULL, PRIMARY KEY (chain_id, block_number, log_index));
     CREATE TABLE tracked_token (chain_id integer NOT NULL, address text NOT NULL, symbol text NOT NULL, decimals integer, status text NOT NULL,
-      reason text, whale_threshold numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
+      reason text, whale_threshold numeric(78) NOT NULL, transfers_from_block numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
     CREATE TABLE whale_transfer (chain_id integer NOT NULL, tx_hash text NOT NULL, log_index integer NOT NULL, token text NOT NULL,
       block_number numeric(78) NOT NULL, timestamp numeric(78) NOT NULL, "from" text NOT NULL, "to" text NOT NULL, amount numeric(78) NOT NULL,
       PRIMARY KEY (chain_id, tx_hash, log_index));`);
@@ -47,6 +47,7 @@ export async function seedMarketIndex(pglite: PGlite, manifest: Manifest): Promi
       status: "verified" as const,
       reason: null,
       whaleThreshold: 10n ** BigInt(t.decimals + 6),
+      transfersFromBlock: 0n,
     })),
   );
   const block = await client.getBlock();

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { IndexedPool } from "../../api/index/readPools";
 import { concentratedBandDepth, concentratedHoldings, constantProductBandDepth } from "../../api/market/bandDepth";
 import { type MarketToken, priceTokens } from "../../api/market/priceTokens";
-import { hookCanChangeSwap, quotePool } from "../../api/market/quotePool";
+import { hookCanChangeSwap, quotePool, quotePoolSafely } from "../../api/market/quotePool";
 import { compareRatio, formatRatio, type Ratio } from "../../api/market/ratio";
 import { stableCurveBandDepth } from "../../api/market/stableCurveDepth";
 import { sqrtRatioAtTick } from "../../api/market/tickMath";
@@ -154,6 +154,13 @@ describe("quotePool", () => {
     expect(quotePool(v3Row(), [{ tick: -300_000, liquidityNet: 10n ** 19n }], 18, 6).flags).toEqual(["INCONSISTENT_TICKS"]);
   });
 
+  test("a pool whose state cannot be quoted (a tick out of range) is left out alone, flagged UNQUOTABLE", () => {
+    const bad = quotePoolSafely(v3Row(), [{ tick: 900_000, liquidityNet: 1n }], 18, 6);
+    expect(bad).toMatchObject({ spot: null, depth: null, flags: ["UNQUOTABLE"] });
+    const prices = price([bad, pair(weth, usdc, 1_000, 3_000_000)]);
+    expect(prices.get(weth.address)?.excluded.map((c) => c.exclusion)).toEqual(["UNQUOTABLE"]);
+  });
+
   test("an empty pool has no price (EMPTY); a stable pool is priced and measured on its curve", () => {
     expect(quotePool(v3Row({ sqrtPriceX96: 0n }), ticks, 18, 6).flags).toEqual(["EMPTY"]);
     expect(pair(weth, usdc, 0, 0).flags).toEqual(["EMPTY"]);
@@ -165,9 +172,12 @@ describe("quotePool", () => {
 
   test("hooks: beforeSwap, afterSwap and the two swap deltas flag a V4 pool; other permissions do not", () => {
     const hooks = (bits: number) => `0x${bits.toString(16).padStart(40, "0")}` as Address;
-    for (const bit of [7, 6, 3, 2]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(true);
-    for (const bit of [13, 12, 11, 10, 9, 8, 5, 4, 1, 0]) expect(hookCanChangeSwap(hooks(1 << bit)), `bit ${bit}`).toBe(false);
-    expect(hookCanChangeSwap(null)).toBe(false);
+    for (const bit of [7, 6, 3, 2]) expect(hookCanChangeSwap(hooks(1 << bit), 3000), `bit ${bit}`).toBe(true);
+    for (const bit of [13, 12, 11, 10, 9, 8, 5, 4, 1, 0]) expect(hookCanChangeSwap(hooks(1 << bit), 3000), `bit ${bit}`).toBe(false);
+    // A dynamic fee (0x800000) is the hook's to set at any time, whatever its permissions.
+    expect(hookCanChangeSwap(hooks(1 << 13), 0x800000)).toBe(true);
+    expect(hookCanChangeSwap(null, 0x800000)).toBe(false);
+    expect(hookCanChangeSwap(null, 3000)).toBe(false);
     expect(pair(weth, usdc, 1, 1, { hooks: hooks(1 << 7) }).flags).toEqual(["HOOK_CAN_CHANGE_SWAP"]);
   });
 });

@@ -1,0 +1,62 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { describe, expect, test } from "vitest";
+import { probeProvider } from "../../api/chain/probeProvider";
+import { listWhaleSignals } from "../../api/market/listWhaleSignals";
+import { createReadMarket, marketRules } from "../../api/market/readMarket";
+import { chainHead, trackedToken } from "../../ponder.schema";
+import { testClient, testManifest } from "../support/devnet";
+import { seedMarketIndex } from "../support/marketIndex";
+
+const manifest = testManifest();
+const client = testClient(manifest);
+const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+
+/** The market over an index written from the chain's reads, at the chain's head. */
+async function marketAtHead() {
+  const pglite = new PGlite();
+  const index = await seedMarketIndex(pglite, manifest);
+  const readMarket = createReadMarket({
+    indexDb: index.indexDb,
+    chainId: 8453,
+    providers,
+    readHead: probeProvider,
+    maxIndexLagBlocks: 10,
+    rules: marketRules(50_000, 86_400),
+  });
+  return { ...index, db: drizzle(pglite), readMarket };
+}
+
+describe("readMarket and the whale window", () => {
+  test("error: an index head at the chain's height but with another hash (a reorg not followed yet) is refused", async () => {
+    const { db, readMarket, syncHead } = await marketAtHead();
+    await syncHead();
+    const head = await client.getBlock();
+    await db.update(chainHead).set({ hash: `0x${"ab".repeat(32)}` });
+    const refused = await readMarket();
+    // Another file may have mined meanwhile: then the head is behind, not forked, and still served (within the bound).
+    if ((await client.getBlockNumber()) === head.number) {
+      expect(refused).toMatchObject({ ok: false, code: "DATA_SOURCE_UNAVAILABLE" });
+      expect(refused.ok ? "" : refused.message).toMatch(/reorg/);
+    }
+    await syncHead();
+    expect((await readMarket()).ok).toBe(true);
+  });
+
+  test("behavior: the whale window never reaches before the first indexed block, and says so exactly", async () => {
+    const { db, indexDb, readMarket, syncHead } = await marketAtHead();
+    await syncHead();
+    const head = await client.getBlockNumber();
+    await db.update(trackedToken).set({ transfersFromBlock: head - 3n });
+    const result = await listWhaleSignals({ readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.value.window.fromBlock).toBe(Number(head) - 3);
+    expect(result.value.window.blocks).toBe(result.value.window.toBlock - result.value.window.fromBlock + 1);
+    // Signals are kept per snapshot of one market reader: another window is another reader's.
+    const other = await marketAtHead();
+    await other.db.update(trackedToken).set({ transfersFromBlock: head - 3n });
+    const narrow = await listWhaleSignals({ readMarket: other.readMarket, indexDb: other.indexDb, chainId: 8453, windowBlocks: 2 });
+    if (!narrow.ok) throw new Error(narrow.message);
+    expect(narrow.value.window.fromBlock).toBe(narrow.value.window.toBlock - 1);
+  });
+});
