@@ -75,7 +75,8 @@ export async function buildMarketSnapshot(indexDb: IndexDb, chainId: number, rul
       tokens,
       refused: tracked.filter((t) => t.status !== "verified"),
       thresholds,
-      transfersFromBlock: verified.reduce((latest, t) => (t.transfersFromBlock > latest ? t.transfersFromBlock : latest), 0n),
+      // Every tracked token's transfers come from one source, with one start block.
+      transfersFromBlock: verified[0]?.transfersFromBlock ?? 0n,
       quotes,
       prices,
       volumes,
