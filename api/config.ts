@@ -214,11 +214,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mainnet && e.API_KEY_PEPPER === undefined) {
     throw new ConfigError("invalid configuration: API_KEY_PEPPER: required in mainnet mode (at least 32 random characters)");
   }
-  if (e.WHALE_SIGNALS_WINDOW_BLOCKS * baseBlockTimeSeconds > e.INDEXER_WHALE_WINDOW_SECONDS) {
-    throw new ConfigError(
-      `invalid configuration: WHALE_SIGNALS_WINDOW_BLOCKS: ${e.WHALE_SIGNALS_WINDOW_BLOCKS} blocks reach past the indexed whale window (INDEXER_WHALE_WINDOW_SECONDS=${e.INDEXER_WHALE_WINDOW_SECONDS})`,
-    );
-  }
   if (e.X402_FACILITATOR_URL !== undefined && e.X402_FACILITATOR_PRIVATE_KEY !== undefined) {
     throw new ConfigError(
       "invalid configuration: X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one (a remote facilitator, or the in-process facilitator's gas key)",
@@ -244,7 +239,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     market: {
       maxIndexLagBlocks: e.MARKET_MAX_INDEX_LAG_BLOCKS,
       minPoolDepthUsd: e.MARKET_MIN_POOL_DEPTH_USD,
-      whaleWindowBlocks: e.WHALE_SIGNALS_WINDOW_BLOCKS,
+      // Whale candidates older than the indexed whale window are pruned: the window never reaches past them.
+      whaleWindowBlocks: Math.min(e.WHALE_SIGNALS_WINDOW_BLOCKS, Math.floor(e.INDEXER_WHALE_WINDOW_SECONDS / baseBlockTimeSeconds)),
     },
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
     appStore: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.APP_PGLITE_DIR },

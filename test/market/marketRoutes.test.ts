@@ -48,7 +48,7 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     return indexer;
   };
   const indexedHead = async () => {
-    const head = await client.getBlockNumber();
+    const head = await client.getBlockNumber({ cacheTime: 0 });
     await waitFor(
       "the index to reach the chain head",
       () => indexer?.indexedBlock() ?? Promise.resolve(null),

@@ -35,7 +35,7 @@ describe("readMarket and the whale window", () => {
     await db.update(chainHead).set({ hash: `0x${"ab".repeat(32)}` });
     const refused = await readMarket();
     // Another file may have mined meanwhile: then the head is behind, not forked, and still served (within the bound).
-    if ((await client.getBlockNumber()) === head.number) {
+    if ((await client.getBlockNumber({ cacheTime: 0 })) === head.number) {
       expect(refused).toMatchObject({ ok: false, code: "DATA_SOURCE_UNAVAILABLE" });
       expect(refused.ok ? "" : refused.message).toMatch(/reorg/);
     }
@@ -46,7 +46,7 @@ describe("readMarket and the whale window", () => {
   test("behavior: the whale window never reaches before the first indexed block, and says so exactly", async () => {
     const { db, indexDb, readMarket, syncHead } = await marketAtHead();
     await syncHead();
-    const head = await client.getBlockNumber();
+    const head = await client.getBlockNumber({ cacheTime: 0 });
     await db.update(trackedToken).set({ transfersFromBlock: head - 3n });
     const result = await listWhaleSignals({ readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 });
     if (!result.ok) throw new Error(result.message);
