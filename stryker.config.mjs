@@ -72,7 +72,8 @@
  *   tests' independent float solver can tell (they assert the curve's price at the edge to 1e-6).
  * - quotePool.ts the `sqrtPriceX96 / liquidity / tick !== null` conjuncts: the indexer writes the three
  *   together (V3-style and V4 pools) or none (the others); `depth !== null` in `consistent`: the holdings
- *   walk visits every tick the depth walk does, with the same liquidity, so it fails whenever depth does.
+ *   walk visits every tick the depth walk does, with the same liquidity, so it fails whenever depth does;
+ *   hookCanChangeSwap's `fee !== null` -> `true`: `null & flag` is 0, so a null fee never flags either.
  * - priceTokens.ts `prices.get(...)?.usd` -> `.usd`: a quote token is WETH only once WETH is priced, so
  *   the entry exists; `flag ?? "EMPTY"` -> `?? ""` (no coverage): quotePool flags every pool without a
  *   price or depth (EMPTY or INCONSISTENT_TICKS), so the fallback is never taken.

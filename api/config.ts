@@ -130,7 +130,7 @@ export const EnvSchema = z.object({
   /** Failed authentications (API key, gateway proxy secret, operator token) per client address per minute. */
   AUTH_FAILURES_PER_MINUTE: positiveCount.default(defaultAbuseLimits.maxAuthFailuresPerMinute),
   /** Blocks the index may trail the chain head before market answers (and /v1/status) call it stale. */
-  MARKET_MAX_INDEX_LAG_BLOCKS: positiveCount.default(10),
+  MARKET_MAX_INDEX_LAG_BLOCKS: positiveCount.default(30),
   /** USD depth within ±2% below which a pool does not set a token's price (thin or manipulable pools). */
   MARKET_MIN_POOL_DEPTH_USD: z.coerce.number().int().min(0).default(50_000),
   /** Blocks back from the index head that whale signals look at (43,200: 24 hours of Base blocks). */

@@ -49,11 +49,14 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
 
     // Timed blocks: the indexed head moves on by itself.
     const first = ready.body.index.headBlock ?? 0;
+    // On a busy machine a probe can miss for a moment (a provider read timing out): wait for the settled state.
     const later = await waitForJson<StatusReport>(
       `${service.baseUrl}/v1/status`,
-      (_, body) => (body.index?.headBlock ?? 0) >= first + 2,
-      15_000,
-    );
+      (_, body) => (body.index?.headBlock ?? 0) >= first + 2 && body.status === "OPERATIONAL",
+      30_000,
+    ).catch(async (err) => {
+      throw new Error(`${err}\n--- last status ---\n${await (await fetch(`${service?.baseUrl}/v1/status`)).text()}`);
+    });
     expect(later.body.index.lagBlocks).toBeLessThanOrEqual(later.body.index.maxLagBlocks);
     expect(later.body.status).toBe("OPERATIONAL");
 
