@@ -18,7 +18,8 @@ export function devnetAccount(index: number): { address: Address; privateKey: He
 
 /**
  * Roles of the funded accounts: 0 deploys, 1 drives traffic, 2 receives payments, 3.. are test users,
- * 18 pays the gas of x402 settlements (the in-process facilitator's default key on the devnet).
+ * the account after the last user delegates (EIP-7702), 18 pays the gas of x402 settlements (the in-process
+ * facilitator's default key on the devnet), 19 is a second facilitator key for replica tests.
  */
 export const devnetRoles = {
   deployer: 0,

@@ -9,7 +9,7 @@ import { seedTokens } from "./seed/tokens";
 import { seedV4Pools } from "./seed/v4Pools";
 
 /** How many funded test users the manifest lists (accounts 3..). */
-const userCount = 12;
+const userCount = 14;
 
 /**
  * Deploys every fixture on a fresh anvil (automine on) and returns the manifest that describes it.

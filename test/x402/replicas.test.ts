@@ -21,7 +21,7 @@ describe.skipIf(!databaseUrl)("x402 across two API processes on one Postgres (np
     // One gas key per replica: npm start uses the manifest's facilitator account, the replica account 16.
     running = await startServiceWithReplica(databaseUrl ?? "", {
       serviceEnv: { DEVNET_TRAFFIC: "false" },
-      replicaEnv: { X402_FACILITATOR_PRIVATE_KEY: devnetAccount(16).privateKey },
+      replicaEnv: { X402_FACILITATOR_PRIVATE_KEY: devnetAccount(19).privateKey },
     });
     const { service, replica } = running;
     const manifest: Manifest = readManifest(service.manifestPath);
