@@ -52,6 +52,35 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 
 const positiveCount = z.coerce.number().int().min(1);
 
+/** The key tiers (api/keys/planCatalogue.ts's `Tier`; the indexer's imports keep that module out of here). */
+const KeyTier = z.enum(["FREE", "STARTER", "GROWTH", "PRO"]);
+
+/** `PRO=600000, FREE=60` as {PRO: 600000, FREE: 60}: requests per minute by tier. */
+const tierRates = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((e) => e.trim())
+      .filter((e) => e.length > 0)
+      .map((e) => e.split("=")),
+  )
+  .pipe(
+    z.array(
+      z.tuple(
+        [
+          KeyTier,
+          z
+            .string()
+            .regex(/^[1-9]\d*$/)
+            .transform(Number),
+        ],
+        { message: "expected TIER=REQUESTS_PER_MINUTE" },
+      ),
+    ),
+  )
+  .transform((entries) => Object.fromEntries(entries) as Partial<Record<z.infer<typeof KeyTier>, number>>);
+
 /**
  * Bounds on work anyone can cause without a credential (README, Access). 20 open intents per wallet:
  * an honest flow holds one or two at a time (each lives 15 minutes), so 20 leaves room for every
@@ -147,6 +176,8 @@ export const EnvSchema = z.object({
     .url({ abort: true })
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
+  /** Per-minute limits of keys to replace by tier (`PRO=600000`: a load test); the plans state the limits in force. */
+  TIER_RATE_LIMITS: tierRates.optional(),
   ...IndexerEnv.shape,
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
 });
@@ -187,6 +218,8 @@ export type Config = {
     operatorBootstrapToken: string | undefined;
     clientIpHeader: string | undefined;
     limits: AbuseLimits;
+    /** Per-minute limits replacing the catalogue's, by tier. */
+    tierRateLimits: Partial<Record<z.infer<typeof KeyTier>, number>>;
   };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
   x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
@@ -255,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,
         maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
+      tierRateLimits: e.TIER_RATE_LIMITS ?? {},
     },
     x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,

@@ -3,7 +3,7 @@ import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../bas
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
-import { createRateLimits } from "./access/createRateLimits";
+import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
 import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
 import { createObservationCache } from "./capability/createObservationCache";
@@ -14,6 +14,7 @@ import { type Config, loadConfig } from "./config";
 import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
+import { catalogueRates } from "./keys/toIssuedKey";
 import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
@@ -56,6 +57,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
         })
       : null;
+  const rates = { ...catalogueRates, ...config.access.tierRateLimits };
   return createApp({
     status: {
       indexDb,
@@ -92,8 +94,12 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       payTo: payoutAddress,
       ethQuote: createEthQuote(readMarket),
       rateLimits: onePerProcess("rateLimits", () =>
-        createRateLimits({ redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined }),
+        createRateLimits({
+          redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
+          perMinute: { ...defaultRatePerMinute, ...rates },
+        }),
       ),
+      rates,
       clientIpHeader: config.access.clientIpHeader,
       gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
       operatorBootstrapToken: config.access.operatorBootstrapToken,

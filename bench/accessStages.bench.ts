@@ -14,16 +14,16 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { connectRedis } from "../api/access/connectRedis";
+import { createAccessDeps } from "../api/access/createAccessDeps";
 import { createRateLimits } from "../api/access/createRateLimits";
 import { createApp } from "../api/app";
+import { createObservationCache } from "../api/capability/createObservationCache";
 import type { IndexDb } from "../api/index/indexDb";
 import { generateId } from "../api/keys/apiKeyFormat";
 import { createKeyHasher } from "../api/keys/createKeyHasher";
 import { mintKeySecret } from "../api/keys/mintKeySecret";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
 import { insertKey, type KeyInfo } from "../api/store/keyQueries";
-import { createAccessDeps } from "../api/access/createAccessDeps";
-import { createObservationCache } from "../api/capability/createObservationCache";
 import { testOrigins, unlimitedAbuse, unlimitedRates } from "../test/support/access";
 import { createThrowawayDatabase } from "../test/support/postgres";
 
@@ -57,7 +57,9 @@ async function run(call: () => Promise<unknown>): Promise<StageFigures> {
 
 const dir = mkdtempSync(join(tmpdir(), "svc-stages-"));
 const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
-const store: AppStore = createAppStore(database ? { kind: "postgres", url: database.url } : { kind: "pglite", directory: join(dir, "app") });
+const store: AppStore = createAppStore(
+  database ? { kind: "postgres", url: database.url } : { kind: "pglite", directory: join(dir, "app") },
+);
 const index = new PGlite();
 const redis = redisUrl ? connectRedis(redisUrl) : undefined;
 try {

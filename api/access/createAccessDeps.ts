@@ -10,6 +10,7 @@ import { createKeyService } from "../keys/createKeyService";
 import { createPurchaseService, type PurchaseService } from "../keys/createPurchaseService";
 import { createRecoveryService, type RecoveryService } from "../keys/createRecoveryService";
 import { createWalletVerifier } from "../keys/createWalletVerifier";
+import { catalogueRates, type TierRates } from "../keys/toIssuedKey";
 import type { EthQuote } from "../market/EthQuote";
 import { createPaymentVerifier } from "../payments/createPaymentVerifier";
 import type { AppStore } from "../store/createAppStore";
@@ -35,6 +36,8 @@ export type AccessDeps = AccessOptions & {
   operatorBootstrapToken: string | undefined;
   /** Intents one client address may create per hour (INTENTS_MAX_PER_CLIENT_PER_HOUR). */
   maxIntentsPerClientPerHour: number;
+  /** The per-minute limit of each tier's keys, as the plans state it. */
+  rates: TierRates;
 };
 
 export type CreateAccessDepsParameters = {
@@ -51,6 +54,8 @@ export type CreateAccessDepsParameters = {
   payTo: Address | null;
   ethQuote: EthQuote;
   rateLimits: RateLimits;
+  /** The per-minute limits `rateLimits` enforces on keys, as the plans and key records state them; default the catalogue's. */
+  rates?: TierRates;
   clientIpHeader?: string;
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
@@ -63,6 +68,7 @@ export type CreateAccessDepsParameters = {
 export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const clock = p.clock ?? (() => new Date());
   const limits = p.limits ?? defaultAbuseLimits;
+  const rates = p.rates ?? catalogueRates;
   const db = p.store.db;
   const hash = createKeyHasher(p.pepper);
   const wallets = createWalletVerifier({ providers: p.providers, chainId: p.chainId });
@@ -78,9 +84,10 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     environment: p.environment,
     clock,
     maxOpenIntentsPerWallet: limits.maxOpenIntentsPerWallet,
+    rates,
   };
   return {
-    keys: createKeyService({ db, hash, credits, clock }),
+    keys: createKeyService({ db, hash, credits, clock, rates }),
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
@@ -95,5 +102,6 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     origins: p.origins,
     operatorBootstrapToken: p.operatorBootstrapToken,
     maxIntentsPerClientPerHour: limits.maxIntentsPerClientPerHour,
+    rates,
   };
 }

@@ -1,19 +1,13 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { type Tier, tierTerms } from "../keys/planCatalogue";
+import type { Tier } from "../keys/planCatalogue";
+import { catalogueRates } from "../keys/toIssuedKey";
 
 /** Who a per-minute budget belongs to: a key's tier, the marketplace gateway, or an unauthenticated client. */
 export type RateScope = Tier | "GATEWAY" | "PUBLIC";
 
 /** Requests per minute per key, per gateway user, and per unauthenticated client address. */
-export const defaultRatePerMinute: Record<RateScope, number> = {
-  FREE: tierTerms.FREE.rateLimitPerMinute,
-  STARTER: tierTerms.STARTER.rateLimitPerMinute,
-  GROWTH: tierTerms.GROWTH.rateLimitPerMinute,
-  PRO: tierTerms.PRO.rateLimitPerMinute,
-  GATEWAY: 1200,
-  PUBLIC: 60,
-};
+export const defaultRatePerMinute: Record<RateScope, number> = { ...catalogueRates, GATEWAY: 1200, PUBLIC: 60 };
 
 export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 

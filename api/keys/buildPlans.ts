@@ -4,7 +4,7 @@ import { requiredConfirmations } from "../payments/confirmations";
 import { intentTtlMs } from "./intentTtl";
 import { creditCycleDays, DurationDays, formatUsd, PaidTier, priceUsdc, type Tier, usdcDecimals } from "./planCatalogue";
 import type { Plans } from "./records";
-import { entitlementsOf } from "./toIssuedKey";
+import { entitlementsOf, type TierRates } from "./toIssuedKey";
 
 /** What the catalogue reads of each route: its name, what it costs a key and, when per-call payment is accepted, its price. */
 export type PricedRoute = { name: string; access: string; credits?: number; x402PriceUsd?: number };
@@ -18,16 +18,19 @@ export function buildPlans({
   usdc,
   routes,
   x402Accepted = false,
+  rates,
 }: {
   payTo: Address | null;
   usdc: Address;
   routes: readonly PricedRoute[];
   x402Accepted?: boolean;
+  /** The per-minute limits in force. */
+  rates: TierRates;
 }): Plans {
   const durations = DurationDays.options.map((o) => o.value);
   const plan = (tier: Tier) => ({
     tier,
-    entitlements: entitlementsOf(tier),
+    entitlements: entitlementsOf(tier, rates),
     prices:
       tier === "FREE"
         ? []

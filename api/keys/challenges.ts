@@ -17,6 +17,7 @@ import type { WalletVerifier } from "./createWalletVerifier";
 import { type ChallengeFields, challengeOrigin } from "./intentMessage";
 import { intentTtlMs } from "./intentTtl";
 import { refusableTransaction } from "./refusableTransaction";
+import type { TierRates } from "./toIssuedKey";
 
 /** What every service that issues keys for signed challenges (free, purchase, recovery) is built from. */
 export type ChallengeServiceParameters = {
@@ -29,6 +30,8 @@ export type ChallengeServiceParameters = {
   clock: () => Date;
   /** Open (unconsumed, unexpired) intents one wallet may hold, of all kinds together. */
   maxOpenIntentsPerWallet: number;
+  /** The per-minute limits in force, as IssuedKey states them. */
+  rates: TierRates;
 };
 
 /** The signed-challenge part every intent record shares (IntentEnvelope, RecoveryIntent, PurchaseIntent). */

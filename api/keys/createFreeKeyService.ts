@@ -66,7 +66,7 @@ export function createFreeKeyService(deps: CreateFreeKeyServiceParameters): Free
         await countDaily(tx, "FREE_KEY_ISSUED", now);
         return key;
       });
-      return issued.ok ? success(toIssuedKey(issued.value, { status: "ISSUED", rawKey: secret.raw })) : issued;
+      return issued.ok ? success(toIssuedKey(issued.value, { status: "ISSUED", rawKey: secret.raw, rates: deps.rates })) : issued;
     },
   };
 }

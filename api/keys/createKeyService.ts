@@ -6,7 +6,7 @@ import { findKeyBySecretHash, type KeyInfo, revokeKey } from "../store/keyQuerie
 import { apiKeyPattern } from "./apiKeyFormat";
 import type { KeyHasher } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
-import { entitlementsOf } from "./toIssuedKey";
+import { entitlementsOf, type TierRates } from "./toIssuedKey";
 
 export type Authentication = { ok: true; key: KeyInfo; expired: boolean } | { ok: false; reason: "INVALID" | "REVOKED" };
 
@@ -19,9 +19,9 @@ export type KeyService = {
   revoke(key: KeyInfo): Promise<RevokeResult>;
 };
 
-export type CreateKeyServiceParameters = { db: AppDb; hash: KeyHasher; credits: CreditService; clock: () => Date };
+export type CreateKeyServiceParameters = { db: AppDb; hash: KeyHasher; credits: CreditService; clock: () => Date; rates: TierRates };
 
-export function createKeyService({ db, hash, credits, clock }: CreateKeyServiceParameters): KeyService {
+export function createKeyService({ db, hash, credits, clock, rates }: CreateKeyServiceParameters): KeyService {
   return {
     async authenticate(rawKey) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
@@ -39,7 +39,7 @@ export function createKeyService({ db, hash, credits, clock }: CreateKeyServiceP
         wallet: getAddress(key.wallet),
         issuedAt: key.issuedAt.toISOString(),
         expiresAt: key.expiresAt?.toISOString() ?? null,
-        entitlements: entitlementsOf(key.tier),
+        entitlements: entitlementsOf(key.tier, rates),
         credits: await credits.balance(key),
       };
     },

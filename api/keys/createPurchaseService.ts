@@ -150,9 +150,8 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
       if (!outcome.ok) return outcome;
       const { key, renewed } = outcome.value;
       const payment = { txHash: paidBy, asset: paid.asset, amount: paid.amount.toString() };
-      return success(
-        toIssuedKey(key, renewed ? { status: "RENEWED", rawKey: null, payment } : { status: "ISSUED", rawKey: secret.raw, payment }),
-      );
+      const issued = renewed ? { status: "RENEWED" as const, rawKey: null } : { status: "ISSUED" as const, rawKey: secret.raw };
+      return success(toIssuedKey(key, { ...issued, payment, rates: deps.rates }));
     },
   };
 }

@@ -69,7 +69,7 @@ export function createRecoveryService(deps: CreateRecoveryServiceParameters): Re
         await countDaily(tx, "KEY_RECOVERED", now);
         return key;
       });
-      return replaced.ok ? success(toIssuedKey(replaced.value, { status: "REPLACED", rawKey: secret.raw })) : replaced;
+      return replaced.ok ? success(toIssuedKey(replaced.value, { status: "REPLACED", rawKey: secret.raw, rates: deps.rates })) : replaced;
     },
   };
 }

@@ -3,6 +3,7 @@ import { baseUsdc } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { buildPlans } from "../keys/buildPlans";
+import type { TierRates } from "../keys/toIssuedKey";
 import { openApiDocument } from "../openapi/openApiDocument";
 import type { MountRoute } from "./createRouteMounter";
 import { routeList, routes } from "./routeTable";
@@ -14,9 +15,15 @@ import { routeList, routes } from "./routeTable";
 export function mountCatalogueRoutes(
   mount: MountRoute,
   app: OpenAPIHono<AccessEnv>,
-  deps: { payTo: `0x${string}` | null; origins: ServiceOrigins; x402Accepted: boolean },
+  deps: { payTo: `0x${string}` | null; origins: ServiceOrigins; x402Accepted: boolean; rates: TierRates },
 ) {
-  const plans = buildPlans({ payTo: deps.payTo, usdc: baseUsdc, routes: routeList, x402Accepted: deps.x402Accepted });
+  const plans = buildPlans({
+    payTo: deps.payTo,
+    usdc: baseUsdc,
+    routes: routeList,
+    x402Accepted: deps.x402Accepted,
+    rates: deps.rates,
+  });
   mount(routes.plans, (c) => c.json(plans));
   let document: ReturnType<typeof openApiDocument> | undefined;
   for (const route of [routes.openApi, routes.openApiRoot]) {
