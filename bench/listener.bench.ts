@@ -13,19 +13,17 @@
  * Last line: one JSON object of the medians and their ratios to (a).
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { freePort } from "../devnet/anvil";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
+import { median } from "./median";
 import { cpuSeconds, pidListeningOn } from "./processCpu";
+import { startBareHono } from "./startBareHono";
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const databaseUrl = process.env.DATABASE_URL || undefined;
-const root = resolve(import.meta.dirname, "..");
 const route = "/v1/transaction/preflight";
 
 type Target = { name: string; url: string; method: "GET" | "POST"; expected: number };
@@ -124,35 +122,4 @@ async function checkAnswer(target: Target) {
 
 function cpuText(us: number | undefined): string {
   return us === undefined ? "" : `${us.toFixed(0).padStart(4)} µs CPU/request`;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-async function startBareHono(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(root, "node_modules", ".bin", "tsx"), "bench/bareHonoServer.ts", String(port)],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  await new Promise<void>((ready, fail) => {
-    child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && ready());
-    child.once("exit", (code) => fail(new Error(`bare Hono server exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
-        child.kill("SIGINT");
-      }),
-  };
 }

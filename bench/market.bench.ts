@@ -1,0 +1,140 @@
+/**
+ * The keyed price route under load (issue 10's benchmark): `npm start` as a user runs it (devnet with
+ * its traffic generator, so blocks advance and prices move; PGlite, or Postgres with DATABASE_URL;
+ * Redis limits with REDIS_URL), a PRO key bought over HTTP, and autocannon in this process (loopback,
+ * each run bounded in time) against it and against a bare Hono server answering a constant:
+ *  - ratioVsBareHono: the route's throughput (access checks and credit charging on, every answer a 200)
+ *    over bare Hono's, medians of interleaved rounds;
+ *  - p99MsAt1000rps: the route's p99 latency at a fixed 1,000 requests a second (autocannon corrects
+ *    for coordinated omission);
+ *  - freshnessBlocks: during all of it, the largest lag between the chain head and the index block a
+ *    price answer reflects (its `provenance.index`), sampled every 250 ms; null when the route's
+ *    answers carry no index provenance.
+ * The PRO key's per-minute limit is raised with TIER_RATE_LIMITS (still checked on every call), since
+ * the plan's 1,200 a minute is below 1,000 a second.
+ * BENCH_ROUTE replaces the route (default `marketRoute`); BENCH_DURATION (s, 10), BENCH_CONNECTIONS
+ * (50), BENCH_ROUNDS (3), BENCH_RATE_SECONDS (20); BENCH_CPU_PROF_DIR: the service's processes write
+ * V8 CPU profiles there (`--cpu-prof`). Last line: one JSON object.
+ */
+
+import autocannon from "autocannon";
+import { createPublicClient, http } from "viem";
+import { readManifest } from "../devnet/manifest";
+import { createThrowawayDatabase } from "../test/support/postgres";
+import { type RunningService, startService, waitForJson } from "../test/support/startService";
+import { buyKey } from "./buyKey";
+import { median } from "./median";
+import { startBareHono } from "./startBareHono";
+
+/** The route this benchmark is about. */
+const marketRoute = "/v1/token/price/WETH";
+
+const route = process.env.BENCH_ROUTE || marketRoute;
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 20);
+const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR || undefined;
+const databaseUrl = process.env.DATABASE_URL || undefined;
+/** 100,000 a second: far above what one machine serves, so no answer is a 429, yet every call is counted. */
+const benchProRatePerMinute = 6_000_000;
+
+type Run = { rps: number; p99Ms: number; statuses: Record<string, number> };
+
+const bare = await startBareHono();
+const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
+let service: RunningService | undefined;
+let sampler: { stop(): Promise<number | null> } | undefined;
+try {
+  service = await startService({
+    TIER_RATE_LIMITS: `PRO=${benchProRatePerMinute}`,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
+  });
+  await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+  const manifest = readManifest(service.manifestPath);
+  const apiKey = await buyKey(service.baseUrl, manifest, "PRO", 0);
+  const keyed = { url: `${service.baseUrl}${route}`, headers: { "x-api-key": apiKey } };
+  const first = await fetch(keyed.url, { headers: keyed.headers });
+  if (first.status !== 200) {
+    throw new Error(
+      `${route} answered ${first.status} ${await first.text()}${route === marketRoute ? "; until it is built, set BENCH_ROUTE (docs/operations.md)" : ""}`,
+    );
+  }
+  sampler = sampleFreshness(keyed, manifest.rpcUrl);
+  await measure({ url: `${bare.url}/` }, 2); // warm-up: JIT, connections, caches
+  await measure(keyed, 2);
+
+  const bareRps: number[] = [];
+  const routeRps: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const b = await measure({ url: `${bare.url}/` }, duration);
+    const r = await measure(keyed, duration);
+    bareRps.push(b.rps);
+    routeRps.push(r.rps);
+    console.log(`round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; ${route} ${r.rps.toFixed(0)} req/s (p99 ${r.p99Ms} ms at full load)`);
+  }
+  const fixed = await measure(keyed, rateSeconds, 1000);
+  console.log(`${route} at 1,000 req/s for ${rateSeconds} s: ${fixed.rps.toFixed(0)} req/s served, p99 ${fixed.p99Ms} ms`);
+  const freshness = await sampler.stop();
+  sampler = undefined;
+  console.log(
+    `backend: ${database ? "Postgres" : "PGlite"}${process.env.REDIS_URL ? " + Redis" : ""}; ${connections} connections, ${duration} s runs, ${rounds} rounds (medians)`,
+  );
+  console.log(
+    JSON.stringify({
+      ratioVsBareHono: Number((median(routeRps) / median(bareRps)).toFixed(3)),
+      p99MsAt1000rps: fixed.p99Ms,
+      freshnessBlocks: freshness,
+      route,
+      backend: database ? "postgres" : "pglite",
+      rateLimits: process.env.REDIS_URL ? "redis" : "memory",
+      bareHonoRps: Math.round(median(bareRps)),
+      routeRps: Math.round(median(routeRps)),
+    }),
+  );
+} finally {
+  await sampler?.stop();
+  await service?.stop();
+  await database?.drop();
+  await bare.stop();
+}
+
+/** One time-bounded autocannon run (at `rate` requests a second when given); throws unless every answer is a 2xx. */
+async function measure(target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number): Promise<Run> {
+  const result = await autocannon({ ...target, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
+  const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
+  const counts = Object.fromEntries(Object.entries(statuses).map(([code, s]) => [code, s.count]));
+  if (result.errors > 0 || result["2xx"] !== result.requests.total) {
+    throw new Error(`${target.url}: ${result.errors} errors, statuses ${JSON.stringify(counts)} of ${result.requests.total} answers`);
+  }
+  return { rps: result.requests.total / result.duration, p99Ms: result.latency.p99, statuses: counts };
+}
+
+/**
+ * Every 250 ms: the chain head, then one price answer; the lag is the larger of the answer's own
+ * `provenance.index.lagBlocks` and the head read before it minus the index block it reflects.
+ * `stop` resolves with the largest lag seen, or null when no answer carried index provenance.
+ */
+function sampleFreshness(target: { url: string; headers: Record<string, string> }, rpcUrl: string) {
+  const chain = createPublicClient({ transport: http(rpcUrl) });
+  let largest: number | null = null;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const head = Number(await chain.getBlockNumber({ cacheTime: 0 }));
+      const res = await fetch(target.url, { headers: target.headers });
+      const body = (await res.json()) as { provenance?: { index?: { headBlock: number; lagBlocks: number } | null } };
+      const index = res.status === 200 ? body.provenance?.index : undefined;
+      if (index) largest = Math.max(largest ?? 0, index.lagBlocks, head - index.headBlock);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return largest;
+    },
+  };
+}
