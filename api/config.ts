@@ -176,6 +176,8 @@ export const EnvSchema = z.object({
     .url({ abort: true })
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
+  /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */
+  CREDIT_LEASE_MAX: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** Per-minute limits of keys to replace by tier (`PRO=600000`: a load test); the plans state the limits in force. */
   TIER_RATE_LIMITS: tierRates.optional(),
   ...IndexerEnv.shape,
@@ -218,6 +220,8 @@ export type Config = {
     operatorBootstrapToken: string | undefined;
     clientIpHeader: string | undefined;
     limits: AbuseLimits;
+    /** CREDIT_LEASE_MAX; undefined: the service's default. */
+    creditLeaseMax: number | undefined;
     /** Per-minute limits replacing the catalogue's, by tier. */
     tierRateLimits: Partial<Record<z.infer<typeof KeyTier>, number>>;
   };
@@ -288,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,
         maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
+      creditLeaseMax: e.CREDIT_LEASE_MAX,
       tierRateLimits: e.TIER_RATE_LIMITS ?? {},
     },
     x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },

@@ -23,7 +23,10 @@ import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
 import { createX402Service } from "./x402/createX402Service";
 
-/** Builds the API as the server runs it: configuration from the environment, Ponder's read-only db. */
+/**
+ * Builds the API as the server runs it: configuration from the environment, Ponder's read-only db.
+ * With it, its credit service, whose leases a clean shutdown gives back.
+ */
 export function createServerApp(indexDb: IndexDb, config: Config = loadConfig()) {
   const manifest = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath) : undefined;
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
@@ -58,7 +61,34 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
         })
       : null;
   const rates = { ...catalogueRates, ...config.access.tierRateLimits };
-  return createApp({
+  const access = createAccessDeps({
+    store: appStore,
+    origins: config.origins,
+    pepper: resolveApiKeyPepper({
+      configured: config.access.apiKeyPepper,
+      chain: config.chain.kind,
+      devFile: config.access.devPepperFile,
+    }),
+    environment: config.chain.kind === "devnet" ? "test" : "live",
+    chainId: baseChainId,
+    providers,
+    indexDb,
+    payTo: payoutAddress,
+    ethQuote: createEthQuote(readMarket),
+    rateLimits: onePerProcess("rateLimits", () =>
+      createRateLimits({
+        redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
+        perMinute: { ...defaultRatePerMinute, ...rates },
+      }),
+    ),
+    rates,
+    clientIpHeader: config.access.clientIpHeader,
+    gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
+    operatorBootstrapToken: config.access.operatorBootstrapToken,
+    limits: config.access.limits,
+    maxLeaseCredits: config.access.creditLeaseMax,
+  });
+  const app = createApp({
     status: {
       indexDb,
       appStore,
@@ -79,32 +109,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
       indexed: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
     },
-    access: createAccessDeps({
-      store: appStore,
-      origins: config.origins,
-      pepper: resolveApiKeyPepper({
-        configured: config.access.apiKeyPepper,
-        chain: config.chain.kind,
-        devFile: config.access.devPepperFile,
-      }),
-      environment: config.chain.kind === "devnet" ? "test" : "live",
-      chainId: baseChainId,
-      providers,
-      indexDb,
-      payTo: payoutAddress,
-      ethQuote: createEthQuote(readMarket),
-      rateLimits: onePerProcess("rateLimits", () =>
-        createRateLimits({
-          redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
-          perMinute: { ...defaultRatePerMinute, ...rates },
-        }),
-      ),
-      rates,
-      clientIpHeader: config.access.clientIpHeader,
-      gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
-      operatorBootstrapToken: config.access.operatorBootstrapToken,
-      limits: config.access.limits,
-    }),
+    access,
     x402,
   });
+  return { app, credits: access.credits };
 }

@@ -22,7 +22,7 @@ export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<Acc
     const principal = c.get("principal");
     if (principal.kind !== "apiKey") return next();
     await awaitStore(opts.storeReady);
-    const balance = await credits.balance(principal.key);
+    const balance = await credits.balanceFor(principal.key, cost);
     c.header("X-Credits-Remaining", String(spendableNow(balance)));
     if (spendableNow(balance) < cost) throw creditRefusal(balance, cost, opts.clock());
     await next();

@@ -5,6 +5,7 @@ import { type AbuseLimits, defaultAbuseLimits, type ServiceOrigins } from "../co
 import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";
+import { createKeyCache } from "../keys/createKeyCache";
 import { createKeyHasher } from "../keys/createKeyHasher";
 import { createKeyService } from "../keys/createKeyService";
 import { createPurchaseService, type PurchaseService } from "../keys/createPurchaseService";
@@ -59,6 +60,10 @@ export type CreateAccessDepsParameters = {
   clientIpHeader?: string;
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
+  /** Most credits a replica leases per key beyond the call charged; default `defaultMaxLeaseCredits`. */
+  maxLeaseCredits?: number;
+  /** How stale a cached key may be; default `keyCacheMaxStalenessMs` (1 s). */
+  keyCacheMaxStalenessMs?: number;
   /** Bounds on unauthenticated work; default `defaultAbuseLimits`. */
   limits?: AbuseLimits;
   clock?: () => Date;
@@ -71,8 +76,9 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
   const rates = p.rates ?? catalogueRates;
   const db = p.store.db;
   const hash = createKeyHasher(p.pepper);
+  const keyCache = createKeyCache({ db, maxStalenessMs: p.keyCacheMaxStalenessMs });
   const wallets = createWalletVerifier({ providers: p.providers, chainId: p.chainId });
-  const credits = createCreditService({ db, clock });
+  const credits = createCreditService({ db, clock, maxLeaseCredits: p.maxLeaseCredits });
   const payments = p.payTo
     ? createPaymentVerifier({ indexDb: p.indexDb, providers: p.providers, chainId: p.chainId, payTo: p.payTo, usdc: baseUsdc })
     : null;
@@ -87,7 +93,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     rates,
   };
   return {
-    keys: createKeyService({ db, hash, credits, clock, rates }),
+    keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates }),
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
@@ -96,8 +102,15 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     storeReady: p.store.ready,
     clock,
     freeKeys: createFreeKeyService(common),
-    purchases: createPurchaseService({ ...common, payments, payTo: p.payTo, usdc: baseUsdc, ethQuote: p.ethQuote }),
-    recovery: createRecoveryService(common),
+    purchases: createPurchaseService({
+      ...common,
+      payments,
+      payTo: p.payTo,
+      usdc: baseUsdc,
+      ethQuote: p.ethQuote,
+      onKeyChanged: keyCache.invalidate,
+    }),
+    recovery: createRecoveryService({ ...common, onKeyChanged: keyCache.invalidate }),
     payTo: p.payTo,
     origins: p.origins,
     operatorBootstrapToken: p.operatorBootstrapToken,

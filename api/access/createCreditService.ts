@@ -1,8 +1,9 @@
 import { creditCycleDays, tierTerms } from "../keys/planCatalogue";
 import type { CreditBalance } from "../keys/records";
 import type { AppDb } from "../store/createAppStore";
-import { type CreditUsageRow, readCreditUsage, spendCredits } from "../store/creditQueries";
+import { type CreditUsageRow, readCreditUsage } from "../store/creditQueries";
 import type { KeyInfo } from "../store/keyQueries";
+import { createCreditLeases } from "./createCreditLeases";
 
 const dayMs = 86_400_000;
 const cycleMs = creditCycleDays * dayMs;
@@ -12,16 +13,30 @@ export type ChargeOutcome =
   | { ok: false; reason: "CYCLE_EXHAUSTED" | "DAILY_LIMIT"; balance: CreditBalance };
 
 export type CreditService = {
-  /** Where the key's credits stand now (a read; nothing is spent). */
+  /** Where the key's credits stand now (a store read; nothing is spent): this replica's unspent lease is not counted as used. */
   balance(key: KeyInfo): Promise<CreditBalance>;
-  /** Spends `cost` credits atomically, or refuses without spending any. */
+  /** As `balance`, but from this replica's lease alone when it covers `cost` (no store read): the check before a metered call. */
+  balanceFor(key: KeyInfo, cost: number): Promise<CreditBalance>;
+  /** Spends `cost` credits atomically (from this replica's lease, or the store), or refuses without spending any. */
   charge(key: KeyInfo, cost: number): Promise<ChargeOutcome>;
+  /** Gives this replica's unspent leased credits back to the store (a clean shutdown). */
+  release(): Promise<void>;
 };
 
-export type CreateCreditServiceParameters = { db: AppDb; clock: () => Date };
+export type CreateCreditServiceParameters = {
+  db: AppDb;
+  clock: () => Date;
+  /** Most credits a replica leases per key beyond the call charged (CREDIT_LEASE_MAX); 0: a store write per call. */
+  maxLeaseCredits?: number;
+};
 
-/** Credits per 31-day cycle anchored to the key's issuance, plus the free tier's cap per UTC day. */
-export function createCreditService({ db, clock }: CreateCreditServiceParameters): CreditService {
+/**
+ * Credits per 31-day cycle anchored to the key's issuance, plus the free tier's cap per UTC day,
+ * charged through leases (createCreditLeases): exact across replicas, a store write per lease rather
+ * than per call.
+ */
+export function createCreditService({ db, clock, maxLeaseCredits }: CreateCreditServiceParameters): CreditService {
+  const leases = createCreditLeases({ db, maxLeaseCredits });
   function position(key: KeyInfo, now: Date) {
     const cycle = Math.max(0, Math.floor((now.getTime() - key.cycleAnchor.getTime()) / cycleMs));
     return { cycle, day: Math.floor(now.getTime() / dayMs) };
@@ -51,16 +66,24 @@ export function createCreditService({ db, clock }: CreateCreditServiceParameters
     };
   }
 
+  async function balance(key: KeyInfo): Promise<CreditBalance> {
+    const row = await readCreditUsage(db, key.id);
+    return toBalance(key, row && leases.unheld(row), clock());
+  }
+
   return {
-    async balance(key) {
-      return toBalance(key, await readCreditUsage(db, key.id), clock());
+    balance,
+    async balanceFor(key, cost) {
+      const now = clock();
+      const leased = leases.covering(key.id, position(key, now).cycle, cost);
+      return leased ? toBalance(key, leased, now) : balance(key);
     },
     async charge(key, cost) {
       const now = clock();
       const terms = tierTerms[key.tier];
       const spent =
         cost <= terms.creditsPerCycle && cost <= (terms.dailyLimit ?? cost)
-          ? await spendCredits(db, {
+          ? await leases.spend({
               keyId: key.id,
               cost,
               ...position(key, now),
@@ -69,10 +92,11 @@ export function createCreditService({ db, clock }: CreateCreditServiceParameters
             })
           : undefined;
       if (spent) return { ok: true, balance: toBalance(key, spent, now) };
-      const balance = toBalance(key, await readCreditUsage(db, key.id), now);
-      const reason = balance.daily && balance.daily.remaining < cost && balance.remaining >= cost ? "DAILY_LIMIT" : "CYCLE_EXHAUSTED";
-      return { ok: false, reason, balance };
+      const refused = await balance(key);
+      const reason = refused.daily && refused.daily.remaining < cost && refused.remaining >= cost ? "DAILY_LIMIT" : "CYCLE_EXHAUSTED";
+      return { ok: false, reason, balance: refused };
     },
+    release: () => leases.release(),
   };
 }
 

@@ -2,8 +2,9 @@ import { getAddress } from "viem";
 import type { CreditService } from "../access/createCreditService";
 import { countDaily } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
-import { findKeyBySecretHash, type KeyInfo, revokeKey } from "../store/keyQueries";
+import { type KeyInfo, revokeKey } from "../store/keyQueries";
 import { apiKeyPattern } from "./apiKeyFormat";
+import type { KeyCache } from "./createKeyCache";
 import type { KeyHasher } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
 import { entitlementsOf, type TierRates } from "./toIssuedKey";
@@ -19,13 +20,21 @@ export type KeyService = {
   revoke(key: KeyInfo): Promise<RevokeResult>;
 };
 
-export type CreateKeyServiceParameters = { db: AppDb; hash: KeyHasher; credits: CreditService; clock: () => Date; rates: TierRates };
+export type CreateKeyServiceParameters = {
+  db: AppDb;
+  hash: KeyHasher;
+  /** Key lookups by secret hash, cached within the revocation bound. */
+  cache: KeyCache;
+  credits: CreditService;
+  clock: () => Date;
+  rates: TierRates;
+};
 
-export function createKeyService({ db, hash, credits, clock, rates }: CreateKeyServiceParameters): KeyService {
+export function createKeyService({ db, hash, cache, credits, clock, rates }: CreateKeyServiceParameters): KeyService {
   return {
     async authenticate(rawKey) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
-      const found = await findKeyBySecretHash(db, hash(rawKey));
+      const found = await cache.find(hash(rawKey));
       if (!found) return { ok: false, reason: "INVALID" };
       const { secretHash: _, ...key } = found;
       if (key.revokedAt) return { ok: false, reason: "REVOKED" };
@@ -50,6 +59,7 @@ export function createKeyService({ db, hash, credits, clock, rates }: CreateKeyS
         if (row) await countDaily(tx, "KEY_REVOKED", now);
         return row;
       });
+      cache.invalidate();
       const revokedAt = (revoked?.revokedAt ?? now).toISOString();
       return { status: "REVOKED", message: `API key ${key.id} is revoked permanently; it can no longer be used or recovered.`, revokedAt };
     },

@@ -41,6 +41,8 @@ export type CreatePurchaseServiceParameters = ChallengeServiceParameters & {
   payTo: Address | null;
   usdc: Address;
   ethQuote: EthQuote;
+  /** Called once a renewal moved a key's expiry: this replica's cached keys are dropped at once. */
+  onKeyChanged: () => void;
 };
 
 const dayMs = 86_400_000;
@@ -149,6 +151,7 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
       });
       if (!outcome.ok) return outcome;
       const { key, renewed } = outcome.value;
+      if (renewed) deps.onKeyChanged();
       const payment = { txHash: paidBy, asset: paid.asset, amount: paid.amount.toString() };
       const issued = renewed ? { status: "RENEWED" as const, rawKey: null } : { status: "ISSUED" as const, rawKey: secret.raw };
       return success(toIssuedKey(key, { ...issued, payment, rates: deps.rates }));

@@ -20,7 +20,10 @@ export type RecoveryService = {
   claim(p: { intentId: string; signature: Hex }): Promise<Result<IssuedKey>>;
 };
 
-export type CreateRecoveryServiceParameters = ChallengeServiceParameters;
+export type CreateRecoveryServiceParameters = ChallengeServiceParameters & {
+  /** Called once a secret was replaced: this replica's cached keys are dropped at once. */
+  onKeyChanged: () => void;
+};
 
 const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
 
@@ -69,6 +72,7 @@ export function createRecoveryService(deps: CreateRecoveryServiceParameters): Re
         await countDaily(tx, "KEY_RECOVERED", now);
         return key;
       });
+      if (replaced.ok) deps.onKeyChanged();
       return replaced.ok ? success(toIssuedKey(replaced.value, { status: "REPLACED", rawKey: secret.raw, rates: deps.rates })) : replaced;
     },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { creditUsage } from "./schema";
 
@@ -45,4 +45,18 @@ export async function spendCredits(db: AppDb, p: SpendCreditsParameters): Promis
 export async function readCreditUsage(db: AppDb, keyId: string): Promise<CreditUsageRow | undefined> {
   const [row] = await db.select().from(creditUsage).where(eq(creditUsage.keyId, keyId)).limit(1);
   return row;
+}
+
+/**
+ * Gives `credits` a replica leased but did not spend back to the key's cycle `cycle` (and to day
+ * `day`'s count): nothing when the row has moved to another cycle since, whose count starts afresh.
+ */
+export async function returnCredits(db: AppDb, p: { keyId: string; cycle: number; day: number; credits: number }): Promise<void> {
+  await db
+    .update(creditUsage)
+    .set({
+      used: sql`${creditUsage.used} - ${p.credits}::integer`,
+      dayUsed: sql`CASE WHEN ${creditUsage.day} = ${p.day}::integer THEN GREATEST(0, ${creditUsage.dayUsed} - ${p.credits}::integer) ELSE ${creditUsage.dayUsed} END`,
+    })
+    .where(and(eq(creditUsage.keyId, p.keyId), eq(creditUsage.cycle, p.cycle), gte(creditUsage.used, p.credits)));
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
-import { apiKey, redemption } from "./schema";
+import { apiKey, keyEpoch, redemption } from "./schema";
 
 export type KeyRecord = typeof apiKey.$inferSelect;
 /** A key as the rest of the API sees it: everything but its secret's hash. */
@@ -86,4 +86,11 @@ export async function findRecoverableKey(db: AppDb, p: { wallet: string; txHash:
     .orderBy(desc(apiKey.expiresAt), desc(apiKey.issuedAt))
     .limit(1);
   return row;
+}
+
+/** The key epoch: it moves whenever keys are changed or deleted (a trigger on `api_key`). */
+export async function readKeyEpoch(db: AppDb): Promise<number> {
+  const [row] = await db.select({ epoch: keyEpoch.epoch }).from(keyEpoch).where(eq(keyEpoch.id, 1));
+  if (!row) throw new Error("app.key_epoch has no row: the app store's migrations did not run");
+  return row.epoch;
 }

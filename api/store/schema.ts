@@ -38,6 +38,21 @@ export const apiKey = appSchema.table(
 );
 
 /**
+ * One row whose `epoch` moves with every statement that changes or deletes keys (revocation, a new
+ * secret, a new expiry, an operator's SQL alike): a trigger on `api_key` (migration 0002) bumps it in
+ * the changing transaction. Each replica caches keys in memory and polls this row (one primary-key
+ * read every half second under load): when it moved, the replica drops its cached keys.
+ */
+export const keyEpoch = appSchema.table(
+  "key_epoch",
+  {
+    id: integer("id").primaryKey(),
+    epoch: bigint("epoch", { mode: "number" }).notNull(),
+  },
+  (t) => [check("key_epoch_one_row", sql`${t.id} = 1`)],
+);
+
+/**
  * Signed-challenge intents: a free-key claim, a purchase (terms frozen at creation) or a recovery
  * (target frozen at creation; decoys have none). Consumed at most once. Both indexes cover only
  * unconsumed rows: the purge finds those past their retention by kind and expiry, and the cap on

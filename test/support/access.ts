@@ -40,6 +40,8 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
     ethQuote: { weiPerUsd: async () => null },
     rateLimits: createRateLimits({ perMinute: unlimitedRates }),
     limits: unlimitedAbuse,
+    // Tests change keys with SQL and expect the next call to see it; test/access/replicas.test.ts is about the cache's bound.
+    keyCacheMaxStalenessMs: 0,
     ...overrides,
   });
 }
