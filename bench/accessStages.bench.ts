@@ -1,8 +1,9 @@
 /**
  * The access path of a metered call, stage by stage, in this process over a real app store (PGlite in a
  * temporary folder, or a throwaway Postgres database when DATABASE_URL is set; Redis rate limits when
- * REDIS_URL is): key lookup, rate limit, credit check, credit charge, and the whole keyed route
- * (`GET /v1/keys/self` through createApp: every stage plus its handler and answer). Each stage runs for
+ * REDIS_URL is): key lookup, rate limit, credit check (before the work), credit charge (after it), and
+ * a whole keyed route (`GET /v1/keys/self` through createApp: lookup, rate limit, a store read of the
+ * balance, its handler and answer). Each stage runs for
  * BENCH_DURATION seconds (2) with BENCH_CONCURRENCY calls in flight (50), as a listener under load would
  * have them. Plain script: `npx tsx bench/accessStages.bench.ts`. Last line: one JSON object of each
  * stage's calls per second and p99 latency.
@@ -103,7 +104,7 @@ try {
     keyLookup: () => access.keys.authenticate(secret.raw),
     // A budget of its own: this stage alone spends more than a minute's budget of the key.
     rateLimit: () => access.rateLimits.consume("PRO", "bench-rate-limit-stage"),
-    creditCheck: () => access.credits.balance(key as KeyInfo),
+    creditCheck: () => access.credits.balanceFor(key as KeyInfo, 1),
     creditCharge: () => access.credits.charge(key as KeyInfo, 1),
     keySelfRoute: async () => {
       const res = await app.request("/v1/keys/self", { headers: { "x-api-key": secret.raw } });
