@@ -40,7 +40,7 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
     ethQuote: { weiPerUsd: async () => null },
     rateLimits: createRateLimits({ perMinute: unlimitedRates }),
     limits: unlimitedAbuse,
-    // Tests change keys with SQL and expect the next call to see it; test/access/replicas.test.ts is about the cache's bound.
+    // No key cache: tests change keys with SQL and expect the next call to see it (test/access/replicas.test.ts is about the cache).
     keyCacheMaxStalenessMs: 0,
     ...overrides,
   });
