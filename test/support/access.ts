@@ -14,6 +14,9 @@ export const testOrigins = { public: "http://127.0.0.1:42069", fallback: "https:
 /** Generous abuse limits (open intents, intents per address, failed authentications), likewise. */
 export const unlimitedAbuse = { maxOpenIntentsPerWallet: 1e6, maxIntentsPerClientPerHour: 1e6, maxAuthFailuresPerMinute: 1e6 };
 
+/** The API key pepper of the test apps. */
+export const testPepper = "test-pepper-0123456789abcdef0123456789abcdef";
+
 let shared: AppStore | undefined;
 
 /** The test process's app store: one in-memory PGlite, migrated. */
@@ -31,7 +34,7 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
   return createAccessDeps({
     store: overrides.store ?? testAppStore(),
     origins: testOrigins,
-    pepper: "test-pepper-0123456789abcdef0123456789abcdef",
+    pepper: testPepper,
     environment: "test",
     chainId: 8453,
     providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true }],

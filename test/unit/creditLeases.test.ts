@@ -95,7 +95,7 @@ describe("credit leases", () => {
     const key = await newKey("STARTER", 10_000 - n);
     const replicas = [0, 1].map(() => createCreditService({ db: store.db, clock, maxLeaseCredits: 1000 }));
     const served = await Promise.all(replicas.map((r) => serve(r, key, 2 * n, 20)));
-    expect(served[0] + served[1]).toBe(n);
+    expect(served.reduce((a, b) => a + b, 0)).toBe(n);
     expect(await storeUsed(key)).toBe(10_000);
     for (const r of replicas) {
       const refused = await r.charge(key, 1);
