@@ -1,7 +1,9 @@
 /**
  * Where a V8 CPU profile (`node --cpu-prof`, e.g. from `BENCH_CPU_PROF_DIR=... npm run bench:market`)
  * spent its time: self time grouped by owner (an npm package, a folder of this repository, Node's
- * internals, PGlite's WebAssembly, the garbage collector, idle), then the busiest functions.
+ * internals, PGlite's WebAssembly, the garbage collector, idle), the busiest functions, and the
+ * repository's own functions by inclusive time (their synchronous work and what it calls: an async
+ * function counts from each resumption, not while it awaits).
  * Usage: `npx tsx bench/cpuProfileSummary.ts FILE.cpuprofile [TOP]`. Last line: one JSON object of the
  * busy (non-idle) share of each owner.
  */
@@ -9,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 const [file, topArg] = process.argv.slice(2);
@@ -39,6 +41,10 @@ function ownerOf({ functionName, url }: ProfileNode["callFrame"]): string {
   return url === "" ? "(native)" : url;
 }
 
+const parentOf = new Map<number, number>();
+for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+const ownCode = (n: ProfileNode) => n.callFrame.url.replace(/^file:\/\//, "").startsWith(root) && !n.callFrame.url.includes("node_modules");
+const inclusiveTime = new Map<string, number>();
 const ownerTime = new Map<string, number>();
 const functionTime = new Map<string, number>();
 let total = 0;
@@ -51,6 +57,11 @@ profile.samples.forEach((id, i) => {
   ownerTime.set(owner, (ownerTime.get(owner) ?? 0) + dt);
   const fn = `${node.callFrame.functionName || "(anonymous)"} ${owner}:${node.callFrame.lineNumber + 1}`;
   functionTime.set(fn, (functionTime.get(fn) ?? 0) + dt);
+  const onStack = new Set<string>();
+  for (let at: ProfileNode | undefined = node; at; at = byId.get(parentOf.get(at.id) ?? -1)) {
+    if (ownCode(at)) onStack.add(`${at.callFrame.functionName || "(anonymous)"} ${ownerOf(at.callFrame)}:${at.callFrame.lineNumber + 1}`);
+  }
+  for (const name of onStack) inclusiveTime.set(name, (inclusiveTime.get(name) ?? 0) + dt);
 });
 
 const idle = ownerTime.get("(idle)") ?? 0;
@@ -62,6 +73,8 @@ for (const [owner, t] of sorted(ownerTime).slice(0, top)) {
 }
 console.log("busiest functions (self time):");
 for (const [fn, t] of sorted(functionTime).slice(0, top)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)}%  ${fn}`);
+console.log("this repository's functions (inclusive time):");
+for (const [fn, t] of sorted(inclusiveTime).slice(0, top)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)}%  ${fn}`);
 console.log(
   JSON.stringify({
     busySeconds: Number((busy / 1e6).toFixed(1)),

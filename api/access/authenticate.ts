@@ -3,7 +3,7 @@ import { ApiError } from "../errors";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
-import type { Admission } from "./createAuthFailureGuard";
+import type { Admitted, ClientRef } from "./createAuthFailureGuard";
 import type { RateScope } from "./createRateLimits";
 import { readCredential } from "./readCredential";
 
@@ -21,6 +21,15 @@ export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "ra
   c.header("X-RateLimit-Remaining", String(decision.remaining));
 }
 
+/** The request's client bucket (an HMAC of its address), computed once and only if asked for. */
+export function clientOf(c: Context, opts: Pick<AccessOptions, "clientBucket">): ClientRef {
+  let bucket: string | undefined;
+  return () => {
+    bucket ??= opts.clientBucket(c);
+    return bucket;
+  };
+}
+
 export const conflictingCredentials = () =>
   new ApiError("CONFLICTING_CREDENTIALS", "x-api-key and Authorization: Bearer carry different keys; send one");
 
@@ -28,7 +37,7 @@ export const conflictingCredentials = () =>
  * Lets `credential` be checked unless the client address spent its failed-authentication budget (and
  * the credential did not pass recently): then 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After.
  */
-export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: string, credential: string): Promise<Admission> {
+export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: ClientRef, credential: string): Promise<Admitted> {
   const admission = await opts.authFailures.admit(client, credential);
   if (!admission.ok) {
     throw new ApiError(
@@ -57,7 +66,7 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
       "this route needs an API key in x-api-key or Authorization: Bearer (x402 payment cannot be used here)",
     );
   }
-  const client = opts.clientBucket(c);
+  const client = clientOf(c, opts);
   const admission = await admitCredential(opts, client, credential.rawKey);
   await awaitStore(opts.storeReady);
   const auth = await opts.keys.authenticate(credential.rawKey);
@@ -67,7 +76,7 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
       ? new ApiError("API_KEY_REVOKED", "this API key was revoked")
       : new ApiError("INVALID_API_KEY", "the API key is not valid");
   }
-  await opts.authFailures.passed(client, credential.rawKey, admission);
+  await opts.authFailures.passed(client, admission);
   return auth;
 }
 

@@ -8,6 +8,18 @@ import { createCreditLeases } from "./createCreditLeases";
 const dayMs = 86_400_000;
 const cycleMs = creditCycleDays * dayMs;
 
+/** ISO texts of the cycle and day bounds, which every metered call states and which change once a day. */
+const isoTexts = new Map<number, string>();
+function isoAt(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    if (isoTexts.size >= 4096) isoTexts.clear();
+    text = new Date(ms).toISOString();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
+
 export type ChargeOutcome =
   | { ok: true; balance: CreditBalance }
   | { ok: false; reason: "CYCLE_EXHAUSTED" | "DAILY_LIMIT"; balance: CreditBalance };
@@ -49,8 +61,8 @@ export function createCreditService({ db, clock, maxLeaseCredits }: CreateCredit
     const dayUsed = row && row.day >= day ? row.dayUsed : 0;
     const cycleStart = key.cycleAnchor.getTime() + cycle * cycleMs;
     return {
-      cycleStartedAt: new Date(cycleStart).toISOString(),
-      cycleEndsAt: new Date(cycleStart + cycleMs).toISOString(),
+      cycleStartedAt: isoAt(cycleStart),
+      cycleEndsAt: isoAt(cycleStart + cycleMs),
       allowance: terms.creditsPerCycle,
       used,
       remaining: Math.max(0, terms.creditsPerCycle - used),
@@ -61,7 +73,7 @@ export function createCreditService({ db, clock, maxLeaseCredits }: CreateCredit
               limit: terms.dailyLimit,
               used: dayUsed,
               remaining: Math.max(0, terms.dailyLimit - dayUsed),
-              resetsAt: new Date((day + 1) * dayMs).toISOString(),
+              resetsAt: isoAt((day + 1) * dayMs),
             },
     };
   }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
-import { admitCredential, authenticateKey, conflictingCredentials, consumeRateLimit } from "./authenticate";
+import { admitCredential, authenticateKey, clientOf, conflictingCredentials, consumeRateLimit } from "./authenticate";
 import { matchesSha256Digest } from "./matchesSha256Digest";
 import { readCredential } from "./readCredential";
 
@@ -30,14 +30,14 @@ export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): Middlewar
     if (credential.kind === "apiKey") {
       await authenticateKey(c, opts, { allowExpired: false });
     } else {
-      const client = opts.clientBucket(c);
+      const client = clientOf(c, opts);
       const proxySecret = credential.proxySecret ?? "";
       const admission = await admitCredential(opts, client, proxySecret);
       if (!matchesSha256Digest(proxySecret, gatewayDigest)) {
         await opts.authFailures.failed(client, admission);
         throw new ApiError("INVALID_GATEWAY_CREDENTIAL", "marketplace gateway authentication failed");
       }
-      await opts.authFailures.passed(client, proxySecret, admission);
+      await opts.authFailures.passed(client, admission);
       // Hashed: the budget's key names no marketplace user.
       await consumeRateLimit(
         c,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import type { AccessOptions } from "./AccessOptions";
-import { admitCredential, consumeRateLimit } from "./authenticate";
+import { admitCredential, clientOf, consumeRateLimit } from "./authenticate";
 import { matchesSha256Digest } from "./matchesSha256Digest";
 
 export type RequireOperatorBootstrapOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
@@ -21,15 +21,15 @@ export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions):
   const tokenDigest = opts.token && opts.token.length >= 32 ? sha256(opts.token) : undefined;
   return async function requireOperatorBootstrap(c, next) {
     if (!tokenDigest) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
-    const client = opts.clientBucket(c);
-    await consumeRateLimit(c, opts, "PUBLIC", client);
+    const client = clientOf(c, opts);
+    await consumeRateLimit(c, opts, "PUBLIC", client());
     const token = c.req.header("x-operator-bootstrap") ?? "";
     const admission = await admitCredential(opts, client, token);
     if (!matchesSha256Digest(token, tokenDigest)) {
       await opts.authFailures.failed(client, admission);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "x-operator-bootstrap is missing or wrong");
     }
-    await opts.authFailures.passed(client, token, admission);
+    await opts.authFailures.passed(client, admission);
     await next();
   };
 }

@@ -1,8 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { createAuthFailureGuard } from "../../api/access/createAuthFailureGuard";
+import { type Admission, createAuthFailureGuard } from "../../api/access/createAuthFailureGuard";
 
-const client = "198.51.100.7";
-const neighbour = "203.0.113.9";
+const client = () => "198.51.100.7";
+const neighbour = () => "203.0.113.9";
+
+/** The admission, which the test expects to be granted. */
+function granted(admission: Admission) {
+  if (!admission.ok) throw new Error(`refused for ${admission.retryAfterSeconds} s`);
+  return admission;
+}
 const goodKey = "svc_live_0123456789abcdef0123456789abcdef";
 const guess = (n: number) => `svc_live_guess${n}`;
 
@@ -20,51 +26,51 @@ function guard(perMinute: number, options: { trustMs?: number; maxRemembered?: n
 describe("createAuthFailureGuard", () => {
   test("each unknown credential reserves one failure; once the minute's budget is spent, the client waits the minute out", async () => {
     const { guard: g } = guard(2);
-    expect(await g.admit(client, guess(1))).toEqual({ ok: true, reserved: true });
-    expect(await g.admit(client, guess(2))).toEqual({ ok: true, reserved: true });
+    expect(await g.admit(client, guess(1))).toMatchObject({ ok: true, reserved: true });
+    expect(await g.admit(client, guess(2))).toMatchObject({ ok: true, reserved: true });
     expect(await g.admit(client, guess(3))).toEqual({ ok: false, retryAfterSeconds: 60 });
     // another address has its own budget
-    expect(await g.admit(neighbour, guess(4))).toEqual({ ok: true, reserved: true });
+    expect(await g.admit(neighbour, guess(4))).toMatchObject({ ok: true, reserved: true });
   });
 
   test("a reserved failure that turns out wrong costs nothing more", async () => {
     const { guard: g } = guard(2);
-    await g.failed(client, await g.admit(client, guess(1)));
-    expect(await g.admit(client, guess(2))).toEqual({ ok: true, reserved: true });
+    await g.failed(client, granted(await g.admit(client, guess(1))));
+    expect(await g.admit(client, guess(2))).toMatchObject({ ok: true, reserved: true });
   });
 
   test("a credential that passes gives its reserved failure back", async () => {
     const { guard: g } = guard(1);
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
-    expect(await g.admit(client, guess(1))).toEqual({ ok: true, reserved: true });
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    expect(await g.admit(client, guess(1))).toMatchObject({ ok: true, reserved: true });
   });
 
   test("a credential that passed is admitted without a reservation from a client whose budget is spent, until trustMs has passed", async () => {
     const { guard: g, advance } = guard(1, { trustMs: 1_000 });
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
-    await g.failed(client, await g.admit(client, guess(1)));
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    await g.failed(client, granted(await g.admit(client, guess(1))));
     expect((await g.admit(client, guess(2))).ok).toBe(false);
-    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
     advance(999);
-    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
     advance(1);
     expect((await g.admit(client, goodKey)).ok).toBe(false);
   });
 
   test("a trusted credential's failure (no reservation) is charged to the client", async () => {
     const { guard: g } = guard(2);
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
-    const trusted = await g.admit(client, goodKey);
-    expect(trusted).toEqual({ ok: true, reserved: false });
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    const trusted = granted(await g.admit(client, goodKey));
+    expect(trusted).toMatchObject({ ok: true, reserved: false });
     await g.failed(client, trusted);
-    await g.failed(client, await g.admit(client, guess(1)));
+    await g.failed(client, granted(await g.admit(client, guess(1))));
     expect((await g.admit(client, guess(2))).ok).toBe(false);
   });
 
   test("passing without a reservation gives nothing back", async () => {
     const { guard: g } = guard(1);
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
-    await g.passed(client, goodKey, await g.admit(client, goodKey)); // trusted: reserved false
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    await g.passed(client, granted(await g.admit(client, goodKey))); // trusted: reserved false
     await g.admit(client, guess(1));
     expect((await g.admit(client, guess(2))).ok).toBe(false);
   });
@@ -72,27 +78,41 @@ describe("createAuthFailureGuard", () => {
   test("only maxRemembered credentials stay trusted, the one that passed longest ago is forgotten first", async () => {
     const { guard: g } = guard(1, { maxRemembered: 2 });
     const [a, b, c] = ["svc_live_a", "svc_live_b", "svc_live_c"];
-    for (const k of [a, b, a, c]) await g.passed(client, k, await g.admit(client, k));
+    for (const k of [a, b, a, c]) await g.passed(client, granted(await g.admit(client, k)));
     await g.admit(client, guess(1)); // spends the budget
-    expect(await g.admit(client, a)).toEqual({ ok: true, reserved: false });
-    expect(await g.admit(client, c)).toEqual({ ok: true, reserved: false });
+    expect(await g.admit(client, a)).toMatchObject({ ok: true, reserved: false });
+    expect(await g.admit(client, c)).toMatchObject({ ok: true, reserved: false });
     expect((await g.admit(client, b)).ok).toBe(false);
   });
 
   test("the trust is per credential, not per client: another key from the same address is not admitted", async () => {
     const { guard: g } = guard(1);
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
+    await g.passed(client, granted(await g.admit(client, goodKey)));
     await g.admit(client, guess(1));
     expect((await g.admit(client, `${goodKey}0`)).ok).toBe(false);
   });
 
   test("by default a credential that passed stays admitted for 10 minutes", async () => {
     const { guard: g, advance } = guard(1);
-    await g.passed(client, goodKey, await g.admit(client, goodKey));
-    await g.failed(client, await g.admit(client, guess(1)));
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    await g.failed(client, granted(await g.admit(client, guess(1))));
     advance(9 * 60_000);
-    expect(await g.admit(client, goodKey)).toEqual({ ok: true, reserved: false });
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
     advance(60_000);
     expect((await g.admit(client, goodKey)).ok).toBe(false);
+  });
+
+  test("a trusted credential that passes never asks for the client's bucket (it costs an HMAC of the address)", async () => {
+    const { guard: g } = guard(5);
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    let asked = 0;
+    const counted = () => {
+      asked += 1;
+      return client();
+    };
+    await g.passed(counted, granted(await g.admit(counted, goodKey)));
+    expect(asked).toBe(0);
+    await g.failed(counted, granted(await g.admit(counted, guess(1))));
+    expect(asked).toBe(1);
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * The access path of a metered call over HTTP, without a route's own work: bench/accessServer.ts (the
+ * service's access middleware, a real app store, a PRO key, a constant answer; and the same answer
+ * without the access middleware, which sets apart the cost of the listener and the error handler)
+ * against a bare Hono server answering a constant, each in a process of its own, autocannon in this one (loopback, each run
+ * bounded in time, interleaved rounds). What is left for a route's handler: the price route's figures
+ * are `npm run bench:market`'s. PGlite, or Postgres with DATABASE_URL; Redis limits with REDIS_URL.
+ * BENCH_DURATION (s, 10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_RATE_SECONDS (20),
+ * BENCH_RATE_CONNECTIONS (10: the fixed-rate runs, bare Hono's too);
+ * BENCH_CPU_PROF_DIR: the access server writes a V8 CPU profile there (bench/cpuProfileSummary.ts reads it).
+ * Plain script: `npm run bench:access`. Last line: one JSON object.
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { freePort } from "../devnet/anvil";
+import { createThrowawayDatabase } from "../test/support/postgres";
+import { measureLoad } from "./measureLoad";
+import { median } from "./median";
+import { startBareHono } from "./startBareHono";
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 20);
+/** Connections of the fixed-rate run: 50 connections at 20 requests a second each send in bursts that alone put bare Hono's p99 at 10-50 ms here. */
+const rateConnections = Number(process.env.BENCH_RATE_CONNECTIONS ?? 10);
+const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR || undefined;
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const root = resolve(import.meta.dirname, "..");
+
+const bare = await startBareHono();
+const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
+const server = await startAccessServer();
+try {
+  const metered = { url: `${server.url}/metered`, headers: { "x-api-key": server.apiKey } };
+  const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
+    measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
+  await measure({ url: `${bare.url}/` }, 2); // warm-up: JIT, connections, the key cache
+  await measure(metered, 2);
+  const open = { url: `${server.url}/open` };
+  const bareRps: number[] = [];
+  const openRps: number[] = [];
+  const meteredRps: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const b = await measure({ url: `${bare.url}/` }, duration);
+    const o = await measure(open, duration);
+    const m = await measure(metered, duration);
+    bareRps.push(b.rps);
+    openRps.push(o.rps);
+    meteredRps.push(m.rps);
+    console.log(
+      `round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; no access ${o.rps.toFixed(0)}; keyed and metered ${m.rps.toFixed(0)} (p99 ${m.p99Ms} ms at full load)`,
+    );
+  }
+  const fixedBare = await measure({ url: `${bare.url}/` }, rateSeconds, 1000);
+  const fixed = await measure(metered, rateSeconds, 1000);
+  console.log(
+    `at 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms keyed and metered, ${fixedBare.p99Ms} ms bare Hono`,
+  );
+  console.log(
+    JSON.stringify({
+      ratioVsBareHono: Number((median(meteredRps) / median(bareRps)).toFixed(3)),
+      p99MsAt1000rps: fixed.p99Ms,
+      bareHonoP99MsAt1000rps: fixedBare.p99Ms,
+      backend: database ? "postgres" : "pglite",
+      rateLimits: process.env.REDIS_URL ? "redis" : "memory",
+      bareHonoRps: Math.round(median(bareRps)),
+      noAccessRps: Math.round(median(openRps)),
+      meteredRps: Math.round(median(meteredRps)),
+      // What the access path adds to a call, from two throughputs of the same server.
+      accessMicrosecondsPerCall: Math.round(1e6 / median(meteredRps) - 1e6 / median(openRps)),
+    }),
+  );
+} finally {
+  await server.stop();
+  await database?.drop();
+  await bare.stop();
+}
+
+/** bench/accessServer.ts in a process of its own (tsx as a loader), on a free port. */
+async function startAccessServer(): Promise<{ url: string; apiKey: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []), "--import", "tsx", "bench/accessServer.ts", String(port)],
+    { cwd: root, env: { ...process.env, DATABASE_URL: database?.url ?? "" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const apiKey = await new Promise<string>((ready, fail) => {
+    child.stdout?.on("data", (d: Buffer) => {
+      const match = /listening (\S+)/.exec(d.toString());
+      if (match?.[1]) ready(match[1]);
+    });
+    child.once("exit", (code) => fail(new Error(`access server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGINT");
+      }),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The access path alone, for bench/access.bench.ts: one metered route (`GET /metered`, 1 credit)
+ * behind the service's own middleware in the mounter's order (`payable`: credential, cached key lookup,
+ * failed-authentication budget, rate limit; then `chargeCredits`: the credit check and the leased
+ * charge), answering a constant, and the same answer without them (`GET /open`), on our own listener, over a real app store (PGlite in a temporary
+ * folder, or DATABASE_URL; Redis limits with REDIS_URL). It stores a PRO key whose per-minute limit is
+ * raised as TIER_RATE_LIMITS would (still checked on every call).
+ * Usage: `tsx bench/accessServer.ts PORT`; prints `listening <raw key>` once bound; SIGINT gives the
+ * leased credits back and exits.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { Hono } from "hono";
+import type { AccessEnv } from "../api/access/AccessOptions";
+import { chargeCredits } from "../api/access/chargeCredits";
+import { connectRedis } from "../api/access/connectRedis";
+import { createAccessDeps } from "../api/access/createAccessDeps";
+import { createRateLimits, defaultRatePerMinute } from "../api/access/createRateLimits";
+import { payable } from "../api/access/payable";
+import { handleError } from "../api/http/errorHandling";
+import type { IndexDb } from "../api/index/indexDb";
+import { generateId } from "../api/keys/apiKeyFormat";
+import { createKeyHasher } from "../api/keys/createKeyHasher";
+import { mintKeySecret } from "../api/keys/mintKeySecret";
+import { startPublicListener } from "../api/listener/startPublicListener";
+import { createAppStore } from "../api/store/createAppStore";
+import { insertKey } from "../api/store/keyQueries";
+
+const port = Number(process.argv[2]);
+const pepper = "bench-pepper-0123456789abcdef0123456789abcdef";
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const redisUrl = process.env.REDIS_URL || undefined;
+
+const dir = mkdtempSync(join(tmpdir(), "svc-access-bench-"));
+const store = createAppStore(databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite", directory: join(dir, "app") });
+await store.ready;
+const index = new PGlite();
+const rates = { ...defaultRatePerMinute, PRO: 6_000_000 };
+const access = createAccessDeps({
+  store,
+  origins: { public: `http://127.0.0.1:${port}`, fallback: undefined },
+  pepper,
+  environment: "test",
+  chainId: 8453,
+  // Nothing on this path reads the chain.
+  providers: [{ name: "none", url: "http://127.0.0.1:1", trusted: true }],
+  indexDb: drizzle(index) as unknown as IndexDb,
+  payTo: null,
+  ethQuote: { weiPerUsd: async () => null },
+  rateLimits: createRateLimits({ redis: redisUrl ? connectRedis(redisUrl) : undefined, perMinute: rates }),
+  rates,
+});
+
+const secret = mintKeySecret(createKeyHasher(pepper), "test");
+const now = new Date();
+await insertKey(store.db, {
+  id: generateId("key"),
+  secretHash: secret.hash,
+  tier: "PRO",
+  wallet: `0x${"77".repeat(20)}`,
+  issuedAt: now,
+  expiresAt: new Date(now.getTime() + 31 * 86_400_000),
+  cycleAnchor: now,
+});
+
+const app = new Hono<AccessEnv>();
+app.onError((err, c) => handleError(err, c));
+app.get("/open", (c) => c.json({ answer: 42 }));
+app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), (c) => c.json({ answer: 42 }));
+const listener = await startPublicListener({ host: "127.0.0.1", port, app });
+console.log(`listening ${secret.raw}`);
+
+process.once("SIGINT", async () => {
+  await listener.close();
+  await access.credits.release();
+  await store.close();
+  await index.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+});

@@ -1,0 +1,24 @@
+import autocannon from "autocannon";
+
+/** One autocannon run: requests per second, p99 latency (ms) and the count of each status. */
+export type LoadRun = { rps: number; p99Ms: number; statuses: Record<string, number> };
+
+export type MeasureLoadParameters = {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+  /** A fixed rate (requests a second, all connections together; latencies corrected for coordinated omission); unset: as fast as answered. */
+  rate?: number;
+};
+
+/** One time-bounded autocannon run from this process; throws unless every answer is a 2xx. */
+export async function measureLoad({ url, headers, connections, seconds, rate }: MeasureLoadParameters): Promise<LoadRun> {
+  const result = await autocannon({ url, headers, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
+  const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
+  const counts = Object.fromEntries(Object.entries(statuses).map(([code, s]) => [code, s.count]));
+  if (result.errors > 0 || result["2xx"] !== result.requests.total) {
+    throw new Error(`${url}: ${result.errors} errors, statuses ${JSON.stringify(counts)} of ${result.requests.total} answers`);
+  }
+  return { rps: result.requests.total / result.duration, p99Ms: result.latency.p99, statuses: counts };
+}
