@@ -5,9 +5,8 @@
  * against a bare Hono server answering a constant, each in a process of its own, autocannon in this one (loopback, each run
  * bounded in time, interleaved rounds). What is left for a route's handler: the price route's figures
  * are `npm run bench:market`'s. PGlite, or Postgres with DATABASE_URL; Redis limits with REDIS_URL.
- * BENCH_DURATION (s, 10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_RATE_SECONDS (20),
- * BENCH_RATE_CONNECTIONS (10: the fixed-rate runs, bare Hono's too);
- * BENCH_CPU_PROF_DIR: the access server writes a V8 CPU profile there (bench/cpuProfileSummary.ts reads it).
+ * The load: bench/loadSettings.ts (BENCH_CPU_PROF_DIR: the access server's V8 CPU profile, which
+ * bench/cpuProfileSummary.ts reads).
  * Plain script: `npm run bench:access`. Last line: one JSON object.
  */
 
@@ -15,17 +14,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { freePort } from "../devnet/anvil";
 import { createThrowawayDatabase } from "../test/support/postgres";
+import { loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
 import { median } from "./median";
 import { startBareHono } from "./startBareHono";
 
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 20);
-/** Connections of the fixed-rate run: 50 connections at 20 requests a second each send in bursts that alone put bare Hono's p99 at 10-50 ms here. */
-const rateConnections = Number(process.env.BENCH_RATE_CONNECTIONS ?? 10);
-const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR || undefined;
+const { duration, connections, rounds, rateSeconds, rateConnections, cpuProfileDir } = loadSettings;
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const root = resolve(import.meta.dirname, "..");
 

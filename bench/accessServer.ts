@@ -23,12 +23,9 @@ import { createRateLimits, defaultRatePerMinute } from "../api/access/createRate
 import { payable } from "../api/access/payable";
 import { handleError } from "../api/http/errorHandling";
 import type { IndexDb } from "../api/index/indexDb";
-import { generateId } from "../api/keys/apiKeyFormat";
-import { createKeyHasher } from "../api/keys/createKeyHasher";
-import { mintKeySecret } from "../api/keys/mintKeySecret";
 import { startPublicListener } from "../api/listener/startPublicListener";
 import { createAppStore } from "../api/store/createAppStore";
-import { insertKey } from "../api/store/keyQueries";
+import { storeProKey } from "./storeProKey";
 
 const port = Number(process.argv[2]);
 const pepper = "bench-pepper-0123456789abcdef0123456789abcdef";
@@ -55,24 +52,14 @@ const access = createAccessDeps({
   rates,
 });
 
-const secret = mintKeySecret(createKeyHasher(pepper), "test");
-const now = new Date();
-await insertKey(store.db, {
-  id: generateId("key"),
-  secretHash: secret.hash,
-  tier: "PRO",
-  wallet: `0x${"77".repeat(20)}`,
-  issuedAt: now,
-  expiresAt: new Date(now.getTime() + 31 * 86_400_000),
-  cycleAnchor: now,
-});
+const { raw } = await storeProKey(store.db, pepper);
 
 const app = new Hono<AccessEnv>();
 app.onError((err, c) => handleError(err, c));
 app.get("/open", (c) => c.json({ answer: 42 }));
 app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), (c) => c.json({ answer: 42 }));
 const listener = await startPublicListener({ host: "127.0.0.1", port, app });
-console.log(`listening ${secret.raw}`);
+console.log(`listening ${raw}`);
 
 process.once("SIGINT", async () => {
   await listener.close();

@@ -20,13 +20,10 @@ import { createRateLimits } from "../api/access/createRateLimits";
 import { createApp } from "../api/app";
 import { createObservationCache } from "../api/capability/createObservationCache";
 import type { IndexDb } from "../api/index/indexDb";
-import { generateId } from "../api/keys/apiKeyFormat";
-import { createKeyHasher } from "../api/keys/createKeyHasher";
-import { mintKeySecret } from "../api/keys/mintKeySecret";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
-import { insertKey, type KeyInfo } from "../api/store/keyQueries";
 import { testOrigins, unlimitedAbuse, unlimitedRates } from "../test/support/access";
 import { createThrowawayDatabase } from "../test/support/postgres";
+import { storeProKey } from "./storeProKey";
 
 const duration = Number(process.env.BENCH_DURATION ?? 2);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -81,19 +78,7 @@ try {
     rateLimits: createRateLimits({ redis, perMinute: unlimitedRates }),
     limits: unlimitedAbuse,
   });
-  const secret = mintKeySecret(createKeyHasher(pepper), "test");
-  const now = new Date();
-  const row = await insertKey(store.db, {
-    id: generateId("key"),
-    secretHash: secret.hash,
-    tier: "PRO",
-    wallet: `0x${"ab".repeat(20)}`,
-    issuedAt: now,
-    expiresAt: new Date(now.getTime() + 31 * 86_400_000),
-    cycleAnchor: now,
-  });
-  if (!row) throw new Error("key not inserted");
-  const { secretHash: _, ...key } = row;
+  const { raw, key } = await storeProKey(store.db, pepper);
   const app = createApp({
     status: { indexDb, appStore: store, payoutAddress: null, providers, chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
     capability: { providers, chainId: 8453, samples: [], observationCache: createObservationCache() },
@@ -101,13 +86,13 @@ try {
   });
 
   const stages: Record<string, () => Promise<unknown>> = {
-    keyLookup: () => access.keys.authenticate(secret.raw),
+    keyLookup: () => access.keys.authenticate(raw),
     // A budget of its own: this stage alone spends more than a minute's budget of the key.
     rateLimit: () => access.rateLimits.consume("PRO", "bench-rate-limit-stage"),
-    creditCheck: () => access.credits.balanceFor(key as KeyInfo, 1),
-    creditCharge: () => access.credits.charge(key as KeyInfo, 1),
+    creditCheck: () => access.credits.balanceFor(key, 1),
+    creditCharge: () => access.credits.charge(key, 1),
     keySelfRoute: async () => {
-      const res = await app.request("/v1/keys/self", { headers: { "x-api-key": secret.raw } });
+      const res = await app.request("/v1/keys/self", { headers: { "x-api-key": raw } });
       if (res.status !== 200) throw new Error(`keys/self answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     },

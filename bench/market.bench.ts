@@ -12,10 +12,8 @@
  *    answers carry no index provenance.
  * The PRO key's per-minute limit is raised with TIER_RATE_LIMITS (still checked on every call), since
  * the plan's 1,200 a minute is below 1,000 a second.
- * BENCH_ROUTE replaces the route (default `marketRoute`); BENCH_DURATION (s, 10), BENCH_CONNECTIONS
- * (50), BENCH_ROUNDS (3), BENCH_RATE_SECONDS (20), BENCH_RATE_CONNECTIONS (10: the fixed-rate runs,
- * bare Hono's too); BENCH_CPU_PROF_DIR: the service's processes write
- * V8 CPU profiles there (`--cpu-prof`). Last line: one JSON object.
+ * BENCH_ROUTE replaces the route (default `marketRoute`); the load: bench/loadSettings.ts
+ * (BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (`--cpu-prof`). Last line: one JSON object.
  */
 
 import { createPublicClient, http } from "viem";
@@ -23,6 +21,7 @@ import { readManifest } from "../devnet/manifest";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { type RunningService, startService, waitForJson } from "../test/support/startService";
 import { buyKey } from "./buyKey";
+import { loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
 import { median } from "./median";
 import { startBareHono } from "./startBareHono";
@@ -31,13 +30,7 @@ import { startBareHono } from "./startBareHono";
 const marketRoute = "/v1/token/price/WETH";
 
 const route = process.env.BENCH_ROUTE || marketRoute;
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 20);
-/** Connections of the fixed-rate run: 50 connections at 20 requests a second each send in bursts that alone put bare Hono's p99 at 10-50 ms here. */
-const rateConnections = Number(process.env.BENCH_RATE_CONNECTIONS ?? 10);
-const cpuProfileDir = process.env.BENCH_CPU_PROF_DIR || undefined;
+const { duration, connections, rounds, rateSeconds, rateConnections, cpuProfileDir } = loadSettings;
 const databaseUrl = process.env.DATABASE_URL || undefined;
 /** 100,000 a second: far above what one machine serves, so no answer is a 429, yet every call is counted. */
 const benchProRatePerMinute = 6_000_000;
