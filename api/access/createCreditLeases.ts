@@ -29,6 +29,8 @@ type Lease = {
   extra: number;
   grantedAt: number;
   lastDrawAt: number;
+  /** A grant for the following calls is under way (started when a quarter of the last one was left). */
+  refilling?: boolean;
   idleTimer?: NodeJS.Timeout;
 };
 
@@ -61,7 +63,8 @@ export type CreateCreditLeasesParameters = {
  * that charges a call (never past the allowance, so the credits served by all replicas together never
  * exceed it), and serves the following calls from memory. A lease grows (doubling, up to
  * `maxLeaseCredits` and 1/16 of what the store has left) while leases run out within a second, and
- * shrinks when they last longer; a key with a daily cap (free keys) never leases beyond the call. The
+ * shrinks when they last longer; the next one is taken in the background once a quarter of the last
+ * is left; a key with a daily cap (free keys) never leases beyond the call. The
  * unspent part goes back to the store after 2 s without a draw, or on `release`; a replica that dies
  * holding a lease loses it (its credits stay counted as used for the cycle).
  */
@@ -95,6 +98,15 @@ export function createCreditLeases({
     if (!lease || lease.cycle !== p.cycle || lease.left < p.cost || p.dailyCap !== null) return undefined;
     lease.left -= p.cost;
     lease.lastDrawAt = now();
+    if (lease.extra > 0 && lease.left <= lease.extra / 4 && !lease.refilling) {
+      // The next lease is taken while this one lasts, so a busy key's calls never wait for the store.
+      lease.refilling = true;
+      serialize(p.keyId, () => grant({ ...p, cost: 0 }))
+        .catch(() => {})
+        .finally(() => {
+          lease.refilling = false;
+        });
+    }
     return view(lease);
   }
 
@@ -105,14 +117,17 @@ export function createCreditLeases({
     const paced = now() - lease.grantedAt < leaseTargetMs ? Math.max(1, 2 * lease.extra) : Math.floor(lease.extra / 2);
     const wanted = Math.max(paced, (waiting.get(p.keyId) ?? 0) * p.cost);
     const room = p.allowance - lease.row.used - p.cost;
-    return Math.max(0, Math.min(wanted, maxLeaseCredits, Math.floor(room * leaseShareOfRoom)));
+    // What is still held counts against the cap: a refill never makes the lease larger than it.
+    return Math.max(0, Math.min(wanted, maxLeaseCredits - lease.left, Math.floor(room * leaseShareOfRoom)));
   }
 
+  /** Takes the call's `cost` (0: a refill ahead of the calls) and a lease of extra credits from the store. */
   async function grant(p: SpendCreditsParameters): Promise<CreditUsageRow | undefined> {
     const held = leases.get(p.keyId);
     let extra = extraFor(p, held);
+    if (p.cost + extra === 0) return undefined;
     let row = await spendCredits(db, { ...p, cost: p.cost + extra });
-    if (!row && extra > 0) {
+    if (!row && extra > 0 && p.cost > 0) {
       // Less is left than the last grant showed (other replicas spent it): the call alone.
       extra = 0;
       row = await spendCredits(db, p);
