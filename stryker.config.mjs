@@ -121,5 +121,7 @@ export default {
     "api/x402/paymentId.ts",
     "api/x402/reuseAnswer.ts",
     "api/x402/answerWithin.ts",
+    "api/access/createCreditLeases.ts",
+    "api/keys/createKeyCache.ts",
   ],
 };

@@ -89,8 +89,9 @@ try {
     keyLookup: () => access.keys.authenticate(raw),
     // A budget of its own: this stage alone spends more than a minute's budget of the key.
     rateLimit: () => access.rateLimits.consume("PRO", "bench-rate-limit-stage"),
-    creditCheck: () => access.credits.balanceFor(key, 1),
+    // The charge first: in steady state a busy key's check finds this replica's lease.
     creditCharge: () => access.credits.charge(key, 1),
+    creditCheck: () => access.credits.balanceFor(key, 1),
     keySelfRoute: async () => {
       const res = await app.request("/v1/keys/self", { headers: { "x-api-key": raw } });
       if (res.status !== 200) throw new Error(`keys/self answered ${res.status}: ${await res.text()}`);
