@@ -22,6 +22,7 @@ import { createObservationCache } from "../api/capability/createObservationCache
 import type { IndexDb } from "../api/index/indexDb";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
 import { testOrigins, unlimitedAbuse, unlimitedRates } from "../test/support/access";
+import { testMarketDeps } from "../test/support/app";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { storeProKey } from "./storeProKey";
 
@@ -80,9 +81,20 @@ try {
   });
   const { raw, key } = await storeProKey(store.db, pepper);
   const app = createApp({
-    status: { indexDb, appStore: store, payoutAddress: null, providers, chainId: 8453, source: "devnet", maxIndexLagBlocks: 5 },
+    status: {
+      indexDb,
+      appStore: store,
+      payoutAddress: null,
+      providers,
+      chainId: 8453,
+      source: "devnet",
+      maxIndexLagBlocks: 5,
+      x402Facilitator: null,
+    },
     capability: { providers, chainId: 8453, samples: [], observationCache: createObservationCache() },
+    market: testMarketDeps(providers, indexDb),
     access,
+    x402: null,
   });
 
   const stages: Record<string, () => Promise<unknown>> = {
