@@ -13,7 +13,7 @@ import {
 import { testClient, testManifest } from "../support/devnet";
 
 const manifest = testManifest();
-const client = testClient(manifest, 17);
+const client = testClient(manifest);
 const artifacts = compileFixtures();
 const abi = (contract: string): Abi => artifactOf(artifacts, contract).abi;
 
@@ -119,7 +119,13 @@ describe("capability fixtures", () => {
     });
     expect(results).toEqual([`0x${(10n ** 24n).toString(16).padStart(64, "0")}`]);
     await expect(
-      client.readContract({ address: account, abi: abi("CapDelegate7702"), functionName: "execute", args: [[call]] }),
+      client.readContract({
+        address: account,
+        abi: abi("CapDelegate7702"),
+        functionName: "execute",
+        args: [[call]],
+        account: manifest.accounts.deployer.address,
+      }),
     ).rejects.toThrow(/only the account itself/);
   });
 
