@@ -41,6 +41,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     // Shared for half a block, as the gas route's: the pinned head is never more than a block behind.
     readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000), { ttlMs: blockTimeMs / 2 }),
     maxIndexLagBlocks,
+    // A tenth of a block: the index head an answer reflects is at most that much older than a fresh read.
+    indexHeadTtlMs: blockTimeMs / 10,
     rules: marketRules(config.market.minPoolDepthUsd, config.indexer.volumeWindowSeconds),
   });
   const facilitator = configuredFacilitator({

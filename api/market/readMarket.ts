@@ -3,6 +3,7 @@ import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { ReadHead } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
 import { failure, type Result, success } from "../errors";
+import { shareReads } from "../health/shareReads";
 import type { IndexDb } from "../index/indexDb";
 import { readChainHead } from "../index/readChainHead";
 import { buildMarketSnapshot, type MarketRules, type MarketSnapshot } from "./buildMarketSnapshot";
@@ -18,6 +19,12 @@ export type ReadMarketDeps = {
   /** Blocks the index may trail the chain head before market answers refuse it as stale. */
   maxIndexLagBlocks: number;
   rules: MarketRules;
+  /**
+   * How long one read of the index head serves every request (default 0: only reads in flight are
+   * shared). Under load each request reading it would queue on the index store (PGlite serves one
+   * query at a time, between the indexer's writes).
+   */
+  indexHeadTtlMs?: number;
 };
 
 /** The rules the service prices by: the par stablecoins, the spec's five deepest pools, a configured minimum depth. */
@@ -38,6 +45,11 @@ export type ReadMarket = () => Promise<Result<MarketReading>>;
  */
 export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
   let cached: { hash: string; snapshot: Promise<MarketSnapshot | null> } | null = null;
+  const readIndexHead = shareReads(
+    () => readChainHead(deps.indexDb, deps.chainId),
+    () => "head",
+    { ttlMs: deps.indexHeadTtlMs ?? 0 },
+  );
 
   const snapshotAt = async (hash: string) => {
     if (cached?.hash !== hash) {
@@ -59,7 +71,7 @@ export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
     }
     let latest: MarketSnapshot | null;
     try {
-      latest = await snapshotAt((await readChainHead(deps.indexDb, deps.chainId))?.hash ?? "none");
+      latest = await snapshotAt((await readIndexHead())?.hash ?? "none");
     } catch {
       return unavailable("the index store cannot be read", observationBlock);
     }

@@ -13,7 +13,7 @@ const client = testClient(manifest);
 const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
 
 /** The market over an index written from the chain's reads, at the chain's head. */
-async function marketAtHead() {
+async function marketAtHead(indexHeadTtlMs?: number) {
   const pglite = new PGlite();
   const index = await seedMarketIndex(pglite, manifest);
   const readMarket = createReadMarket({
@@ -23,6 +23,7 @@ async function marketAtHead() {
     readHead: probeProvider,
     maxIndexLagBlocks: 10,
     rules: marketRules(50_000, 86_400),
+    indexHeadTtlMs,
   });
   return { ...index, db: drizzle(pglite), readMarket };
 }
@@ -41,6 +42,22 @@ describe("readMarket and the whale window", () => {
     }
     await syncHead();
     expect((await readMarket()).ok).toBe(true);
+  });
+
+  test("behavior: one read of the index head serves every request for indexHeadTtlMs, then it is read afresh", async () => {
+    const shared = await marketAtHead(3_600_000);
+    const fresh = await marketAtHead(0);
+    const first = await shared.readMarket();
+    if (!first.ok) throw new Error(first.message);
+    const headBlock = first.value.provenance.index?.headBlock;
+    await client.mine({ blocks: 1 });
+    await shared.syncHead();
+    await fresh.syncHead();
+    const again = await shared.readMarket();
+    const moved = await fresh.readMarket();
+    if (!again.ok || !moved.ok) throw new Error("the market could not be read");
+    expect(again.value.provenance.index?.headBlock).toBe(headBlock);
+    expect(moved.value.provenance.index?.headBlock).toBeGreaterThan(headBlock ?? Number.MAX_SAFE_INTEGER);
   });
 
   test("behavior: the whale window never reaches before the first indexed block, and says so exactly", async () => {
