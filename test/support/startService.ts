@@ -34,6 +34,22 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
 }
 
 /**
+ * Runs `npm run start:cluster`'s entry point on `databaseUrl` (a throwaway database's): the devnet, the
+ * indexer with the API on PORT, and CLUSTER_REPLICAS replicas on PORT + 2i (`replicaUrls`).
+ */
+export async function startCluster(databaseUrl: string, replicas: number): Promise<RunningService & { replicaUrls: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-cluster-"));
+  const running = await runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/startCluster.ts"], dir, {
+    DEVNET_PORT: String(await freePort()),
+    DEVNET_MANIFEST: join(dir, "manifest.json"),
+    DATABASE_URL: databaseUrl,
+    CLUSTER_REPLICAS: String(replicas),
+  });
+  const port = Number(new URL(running.baseUrl).port);
+  return { ...running, replicaUrls: Array.from({ length: replicas }, (_, i) => `http://127.0.0.1:${port + 2 * (i + 1)}`) };
+}
+
+/**
  * Runs an API replica as the README says (`ponder serve`, Postgres only) beside `service`, with its
  * database and devnet (`env` carries DATABASE_URL), on free ports of its own.
  */
