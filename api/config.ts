@@ -93,8 +93,8 @@ const tierRates = z
 export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerClientPerHour: 100, maxAuthFailuresPerMinute: 20 } as const;
 
 /**
- * Every environment variable the service reads. Each is documented in the README's
- * "Configuration" table; nothing else reads process.env.
+ * Every environment variable the service reads. Each has a row in docs/configuration.md; nothing else
+ * reads process.env.
  */
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(42069),
