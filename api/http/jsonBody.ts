@@ -30,7 +30,7 @@ export function jsonBody({ maxBytes }: JsonBodyOptions): MiddlewareHandler {
 }
 
 /** The stream's text, or null as soon as it passes `maxBytes` (the rest is not read). */
-async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+export async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
   if (!body) return "";
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
