@@ -23,7 +23,7 @@ export async function callTool(
   chain: readonly MiddlewareHandler<AccessEnv>[],
 ): Promise<CallToolResult> {
   const url = new URL(tool.path(input as never), caller.request.url);
-  const c = new Context<AccessEnv>(new Request(url, { headers: caller.request.headers }), { env: caller.env });
+  const c = new Context<AccessEnv>(new Request(url, { headers: caller.request.headers }), { env: caller.env, path: url.pathname });
   let value: unknown;
   // Never throws: the middleware before it then sees a non-2xx answer and takes nothing (credits, payment).
   const serve: MiddlewareHandler<AccessEnv> = async function serve(c) {

@@ -101,3 +101,27 @@ describe.each(clientKinds)("MCP tools through the %s client", (kind) => {
     }
   });
 });
+
+describe("credits", () => {
+  const used = async () =>
+    ((await (await service.app.request("/v1/keys/self", { headers: { "x-api-key": apiKey } })).json()) as { credits: { used: number } })
+      .credits.used;
+
+  test("behavior: a paid tool charges the key one credit as its REST route does; the status tool and a refused call charge none", async () => {
+    const client = await connectClient("v2 pinned to 2026-07-28", service.origin, { authorization: `Bearer ${apiKey}` });
+    try {
+      const before = await used();
+      expect((await client.callTool({ name: "svc_get_dex_liquidity", arguments: {} })).isError ?? false).toBe(false);
+      const afterTool = await used();
+      expect(afterTool - before).toBe(1);
+      expect((await service.app.request("/v1/dex/metrics", { headers: { "x-api-key": apiKey } })).status).toBe(200);
+      const afterRest = await used();
+      expect(afterRest - afterTool).toBe(1);
+      expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).isError ?? false).toBe(false);
+      expect((await client.callTool({ name: "svc_get_token_price", arguments: { symbol: "NOPE" } })).isError).toBe(true);
+      expect(await used()).toBe(afterRest);
+    } finally {
+      await client.close();
+    }
+  });
+});
