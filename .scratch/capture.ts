@@ -1,0 +1,13 @@
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { z } from "zod";
+import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+const mcp = createMcpHandler(() => { const s = new McpServer({ name: "svc", version: "1" }); s.registerTool("t", { inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "x" }] })); return s; }, { legacy: "stateless" });
+const app = new Hono(); app.all("/mcp", (c) => mcp.fetch(c.req.raw));
+const srv = serve({ fetch: app.fetch, port: 45112 });
+const logFetch = async (url: any, init: any) => { console.log(">>", init.method, JSON.stringify(Object.fromEntries(new Headers(init.headers))), init.body); const r = await fetch(url, init); console.log("<<", r.status, r.headers.get("content-type")); return r; };
+const client = new Client({ name: "t", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } } as any);
+await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:45112/mcp"), { fetch: logFetch } as any));
+await client.callTool({ name: "t", arguments: {} });
+await client.close(); srv.close(); process.exit(0);
