@@ -36,7 +36,6 @@ export class SseSessionTransport implements Transport {
       cancel: () => this.close(),
     });
     this.#keepAlive = setInterval(() => this.#write(": keep-alive\n\n"), keepAliveMs);
-    this.#keepAlive.unref();
   }
 
   async start(): Promise<void> {}
