@@ -2,7 +2,7 @@ import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@mod
 import type { Context } from "hono";
 import type { ServiceOrigins } from "../config";
 import { ApiError, type ErrorCode, errorCodes } from "../errors";
-import { readCapped } from "../http/jsonBody";
+import { readJsonBody } from "../http/jsonBody";
 import { requestOrigin } from "../http/requestOrigin";
 import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
 import { defaultMaxBodyBytes } from "../routes/defineRoute";
@@ -114,16 +114,10 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
 
 /** One JSON-RPC message, a JSON object; anything else is answered here as a JSON-RPC error (a batch array runs nothing). */
 async function readMessage(c: Context): Promise<object | Response> {
-  const tooLarge = () => rpcError(c, "BODY_TOO_LARGE", -32000, `an MCP message is at most ${maxMessageBytes} bytes`);
-  if (Number(c.req.header("content-length") ?? 0) > maxMessageBytes) return tooLarge();
-  const text = await readCapped(c.req.raw.body, maxMessageBytes);
-  if (text === null) return tooLarge();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return rpcError(c, "MCP_INVALID_MESSAGE", -32700, "Parse error: the body is not valid JSON");
-  }
+  const body = await readJsonBody(c.req.raw, maxMessageBytes);
+  if (body.kind === "tooLarge") return rpcError(c, "BODY_TOO_LARGE", -32000, `an MCP message is at most ${maxMessageBytes} bytes`);
+  if (body.kind === "malformed") return rpcError(c, "MCP_INVALID_MESSAGE", -32700, "Parse error: the body is not valid JSON");
+  const { value } = body;
   if (Array.isArray(value)) {
     return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "one JSON-RPC message per POST: batches (JSON arrays) are not accepted");
   }

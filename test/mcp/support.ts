@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { PGlite } from "@electric-sql/pglite";
-import { PGlite as NewPGlite } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
 import { Client, StreamableHTTPClientTransport, SSEClientTransport as V2SseTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,15 +8,19 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextp
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type AppDeps, createApp } from "../../api/app";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
+import { openBackend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { seedMarketIndex } from "../support/marketIndex";
 import { testFacilitator, testX402Service } from "../support/x402";
 import { fundedKey } from "../x402/support";
 
-/** The app of the MCP tests, served on a loopback port (the clients speak real HTTP), with its own store and payout address. */
+/**
+ * The app of the MCP tests, served on a loopback port (the clients speak real HTTP), with its own app store
+ * (a throwaway Postgres database when DATABASE_URL is set, else PGlite) and payout address.
+ */
 export type McpTestService = {
   origin: string;
   app: ReturnType<typeof createApp>;
@@ -28,9 +31,9 @@ export type McpTestService = {
 };
 
 export async function startMcpService(manifest: Manifest, overrides: Partial<AppDeps> = {}): Promise<McpTestService> {
-  const store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-  const marketIndex = await seedMarketIndex(new NewPGlite(), manifest);
+  const backend = await openBackend(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const { store } = backend;
+  const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   // Its own gas key: settlements from one key in two test files would race on its nonce.
   const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
@@ -41,18 +44,19 @@ export async function startMcpService(manifest: Manifest, overrides: Partial<App
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
   });
   const { port } = server.address() as AddressInfo;
-  const client = (store.db as unknown as { $client: PGlite }).$client;
   return {
     origin: `http://127.0.0.1:${port}`,
     app,
     store,
     payTo,
-    sql: async (text, params) => (await client.query(text, params)).rows as Record<string, unknown>[],
-    stop: () =>
-      new Promise((done) => {
+    sql: (text, params) => backend.sql(text, params) as Promise<Record<string, unknown>[]>,
+    async stop() {
+      await new Promise<void>((done) => {
         server.close(() => done());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      });
+      await backend.close();
+    },
   };
 }
 
