@@ -8,16 +8,18 @@ import type { CheckStatusDeps } from "./health/checkStatus";
 import { corsHeaders } from "./http/corsHeaders";
 import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
 import { validationHook } from "./http/validationHook";
+import { mcpTools } from "./mcp/mcpTools";
+import { type McpOptions, mountMcpRoutes } from "./mcp/mountMcpRoutes";
 import { mountCapabilityRoutes } from "./routes/capabilities";
 import { mountCatalogueRoutes } from "./routes/catalogue";
-import { createRouteMounter } from "./routes/createRouteMounter";
+import { createAccessChain, createRouteMounter } from "./routes/createRouteMounter";
 import { mountDemoRoutes } from "./routes/demo";
 import { mountKeyRoutes } from "./routes/keys";
 import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
 import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
 import { mountProbeRoutes } from "./routes/probes";
-import { mountStatusRoutes } from "./routes/status";
+import { createStatusCheck, mountStatusRoutes } from "./routes/status";
 import type { X402Service } from "./x402/createX402Service";
 
 /** What the API is built from: every dependency is passed in, so tests hand it real ones. */
@@ -31,6 +33,8 @@ export type AppDeps = {
   market: MarketRouteDeps;
   /** Per-call x402 payment of the payable routes; null: not offered (no payout address or facilitator). */
   x402: X402Service | null;
+  /** The MCP endpoints' allowed origins and stream bound; default: the service's own origins, 1,000 streams. */
+  mcp?: McpOptions;
 };
 
 /**
@@ -41,7 +45,16 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AccessEnv>({ defaultHook: validationHook });
   app.use(
     corsHeaders({
-      allowHeaders: ["content-type", "authorization", "x-api-key", "payment-signature", "x-gateway-key", "mcp-protocol-version"],
+      allowHeaders: [
+        "content-type",
+        "authorization",
+        "x-api-key",
+        "payment-signature",
+        "x-gateway-key",
+        "mcp-protocol-version",
+        "mcp-method",
+        "mcp-name",
+      ],
       exposeHeaders: [
         "payment-required",
         "payment-response",
@@ -56,15 +69,24 @@ export function createApp(deps: AppDeps) {
 
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
-  const mount = createRouteMounter(app, deps.access, deps.x402);
+  const accessChain = createAccessChain(deps.access, deps.x402);
+  const mount = createRouteMounter(app, accessChain);
+  const checkStatus = createStatusCheck(deps.status);
   mountProbeRoutes(mount, deps.status);
-  mountStatusRoutes(mount, deps.status);
+  mountStatusRoutes(mount, checkStatus);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);
   mountMarketRoutes(mount, deps.market);
   mountOnboardingRoutes(mount, deps.access);
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);
+  const { origins } = deps.access;
+  mountMcpRoutes(mount, {
+    tools: mcpTools({ capability: deps.capability, market: deps.market, checkStatus }),
+    accessChain,
+    origins,
+    options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
+  });
   mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));

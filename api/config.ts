@@ -180,6 +180,18 @@ export const EnvSchema = z.object({
     .optional(),
   /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */
   CREDIT_LEASE_MAX: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** Browser origins allowed to call the MCP endpoints beside the service's own (comma-separated, `https://app.example.com`); a request without Origin always passes. */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(",")
+        .map((o) => o.trim().replace(/\/$/, ""))
+        .filter((o) => o.length > 0),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/?#\s]+$/, "each must be an http(s) origin such as https://app.example.com"))),
+  /** Open MCP streams (legacy SSE sessions; 2026-era listen streams) per replica; beyond it GET /sse is 503. */
+  MCP_MAX_SSE_STREAMS: positiveCount.max(100_000).default(1000),
   /** Per-minute limits of keys to replace by tier (`PRO=600000`: a load test); the plans state the limits in force. */
   TIER_RATE_LIMITS: tierRates.optional(),
   ...IndexerEnv.shape,
@@ -228,6 +240,8 @@ export type Config = {
     /** Per-minute limits replacing the catalogue's, by tier. */
     tierRateLimits: Partial<Record<z.infer<typeof KeyTier>, number>>;
   };
+  /** The MCP endpoints: browser origins allowed besides the service's own, and the open-stream bound. */
+  mcp: { allowedOrigins: string[]; maxStreams: number };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
   x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
   logLevel: Env["LOG_LEVEL"];
@@ -298,6 +312,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       creditLeaseMax: e.CREDIT_LEASE_MAX,
       tierRateLimits: e.TIER_RATE_LIMITS ?? {},
+    },
+    mcp: {
+      allowedOrigins: [
+        ...new Set([
+          e.PUBLIC_URL ?? defaultOrigin(e.HOST, e.PORT),
+          ...(e.FALLBACK_URL ? [e.FALLBACK_URL] : []),
+          ...(e.MCP_ALLOWED_ORIGINS ?? []),
+        ]),
+      ],
+      maxStreams: e.MCP_MAX_SSE_STREAMS,
     },
     x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,

@@ -113,6 +113,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     },
     access,
     x402,
+    mcp: config.mcp,
   });
   return { app, credits: access.credits };
 }

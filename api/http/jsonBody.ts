@@ -9,24 +9,32 @@ export type JsonBodyOptions = { maxBytes: number };
  * cap while streaming), malformed JSON is 400.
  */
 export function jsonBody({ maxBytes }: JsonBodyOptions): MiddlewareHandler {
-  const tooLarge = () => new ApiError("BODY_TOO_LARGE", `the body must be at most ${maxBytes} bytes`, { maxBytes });
   return async function jsonBody(c, next) {
     if (!/^application\/(.+\+)?json\b/i.test(c.req.header("content-type") ?? "")) {
       throw new ApiError("UNSUPPORTED_CONTENT_TYPE", "the body must be JSON with content-type application/json");
     }
-    if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw tooLarge();
-    const text = await readCapped(c.req.raw.body, maxBytes);
-    if (text === null) throw tooLarge();
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ApiError("MALFORMED_JSON", "the body is not valid JSON");
-    }
+    const body = await readJsonBody(c.req.raw, maxBytes);
+    if (body.kind === "tooLarge") throw new ApiError("BODY_TOO_LARGE", `the body must be at most ${maxBytes} bytes`, { maxBytes });
+    if (body.kind === "malformed") throw new ApiError("MALFORMED_JSON", "the body is not valid JSON");
     // The route's validator reads the parsed body from Hono's cache (a promise: a falsy JSON value would miss it).
-    c.req.bodyCache.json = Promise.resolve(value);
+    c.req.bodyCache.json = Promise.resolve(body.value);
     await next();
   };
+}
+
+/** A request's body parsed as JSON, or why not: larger than `maxBytes` (by its Content-Length, or while streaming), or not JSON. */
+export type JsonBodyRead = { kind: "json"; value: unknown } | { kind: "tooLarge" } | { kind: "malformed" };
+
+/** Reads `request`'s body as JSON, never buffering past `maxBytes` (REST bodies and MCP messages). */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBodyRead> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) return { kind: "tooLarge" };
+  const text = await readCapped(request.body, maxBytes);
+  if (text === null) return { kind: "tooLarge" };
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch {
+    return { kind: "malformed" };
+  }
 }
 
 /** The stream's text, or null as soon as it passes `maxBytes` (the rest is not read). */

@@ -19,13 +19,16 @@ import { routes } from "./routeTable";
 /** Registers a route of the table with its handler; the middleware comes from the definition. */
 export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
 
+/** The middleware a route's definition asks for, in order, before its own schemas and handler run. */
+export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[];
+
 /**
- * Mounts routes on `app` with what their definitions ask for, in this order: the access policy
- * (credential, rate limit; on a payable route with an x402 price and `x402` configured, else per-call
- * payment), the hourly intent budget, the credit meter, the app store's readiness, the JSON body; then
- * the route's own schemas validate params, query and body before its handler runs.
+ * The middleware of a route, in this order: the access policy (credential, rate limit; on a payable
+ * route with an x402 price and `x402` configured, else per-call payment), the hourly intent budget,
+ * the credit meter, the app store's readiness, the JSON body. The REST routes and the MCP tools that
+ * serve them run the same chain.
  */
-export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps, x402: X402Service | null): MountRoute {
+export function createAccessChain(access: AccessDeps, x402: X402Service | null): AccessChain {
   const limitPerClient = publicLimit(access);
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
@@ -45,14 +48,18 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDe
     operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
   } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 
+  return (route) => [
+    ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access](route)),
+    ...(route.createsIntent ? [intentsPerClient] : []),
+    ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),
+    ...(route.appStore ? [storeReady] : []),
+    ...(route.request?.body ? [jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes })] : []),
+  ];
+}
+
+/** Mounts routes on `app` behind the middleware their definitions ask for (`createAccessChain`); the route's own schemas validate params, query and body before its handler runs. */
+export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: AccessChain): MountRoute {
   return (route, handler) => {
-    const middleware: MiddlewareHandler<AccessEnv>[] = [
-      ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access](route)),
-      ...(route.createsIntent ? [intentsPerClient] : []),
-      ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),
-      ...(route.appStore ? [storeReady] : []),
-      ...(route.request?.body ? [jsonBody({ maxBytes: route.maxBodyBytes ?? defaultMaxBodyBytes })] : []),
-    ];
-    app.openapi({ ...route.openapi, middleware }, handler as never);
+    app.openapi({ ...route.openapi, middleware: accessChain(route) }, handler as never);
   };
 }

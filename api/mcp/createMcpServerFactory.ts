@@ -1,0 +1,51 @@
+import { type AuthInfo, McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import type { Context } from "hono";
+import type { AccessChain } from "../routes/createRouteMounter";
+import { callTool, type ToolCaller } from "./callTool";
+import type { McpTool } from "./mcpTools";
+
+/** How the MCP server names itself (initialize, server/discover, the server card). */
+export const mcpServerInfo = { name: "base-capability-market-service", title: "Base capability and market service", version: "2.2.0" };
+
+/** What every tool is: it only reads, and it reads the open world (the chain, our index of it). */
+export const mcpToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
+
+/**
+ * The HTTP connection a tool call came on, handed to the SDK as its pass-through `authInfo`: no token is
+ * verified there; each tool enforces its route's access itself from the request's headers.
+ */
+export function connectionOf(c: Context): AuthInfo {
+  return { token: "", clientId: "", scopes: [], extra: { env: c.env } };
+}
+
+/**
+ * A factory of MCP servers (one per stateless request, one per legacy SSE session) with the tools
+ * registered, each behind its REST route's middleware chain (built once here, as the app builds a route's).
+ */
+export function createMcpServerFactory(tools: readonly McpTool[], accessChain: AccessChain): () => McpServer {
+  const chains = new Map(tools.map((tool) => [tool.name, accessChain(tool.route)]));
+  return () => {
+    const server = new McpServer(mcpServerInfo);
+    for (const tool of tools) {
+      const chain = chains.get(tool.name) ?? [];
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.input,
+          outputSchema: tool.output,
+          annotations: mcpToolAnnotations,
+        },
+        (input: unknown, ctx: ServerContext) => callTool(tool, input, callerOf(ctx), chain),
+      );
+    }
+    return server;
+  };
+}
+
+function callerOf(ctx: ServerContext): ToolCaller {
+  const request = ctx.http?.req;
+  if (!request) throw new Error("an MCP tool call arrived without its HTTP request");
+  return { request, env: (ctx.http?.authInfo?.extra as { env?: unknown } | undefined)?.env };
+}

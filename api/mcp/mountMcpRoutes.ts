@@ -1,0 +1,144 @@
+import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import type { Context } from "hono";
+import type { ServiceOrigins } from "../config";
+import { ApiError, type ErrorCode, errorCodes } from "../errors";
+import { readJsonBody } from "../http/jsonBody";
+import { requestOrigin } from "../http/requestOrigin";
+import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
+import { defaultMaxBodyBytes } from "../routes/defineRoute";
+import { routes } from "../routes/routeTable";
+import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
+import { createSseSessions, type SseSessions } from "./createSseSessions";
+import type { McpTool } from "./mcpTools";
+import { serverCard } from "./serverCard";
+
+/** The MCP endpoints' bounds and browser policy. */
+export type McpOptions = {
+  /** Origins a browser may call the MCP endpoints from (403 otherwise); a request without Origin passes. */
+  allowedOrigins: readonly string[];
+  /** Open legacy SSE streams, and 2026-era listen streams, per replica at most. */
+  maxStreams: number;
+  /** A keep-alive comment on every open stream this often. */
+  keepAliveMs?: number;
+};
+
+export type MountMcpRoutesParameters = {
+  tools: readonly McpTool[];
+  accessChain: AccessChain;
+  origins: ServiceOrigins;
+  options: McpOptions;
+};
+
+/** Largest MCP message accepted (413 beyond it): the tools' arguments are an address or a symbol. */
+const maxMessageBytes = defaultMaxBodyBytes;
+
+/**
+ * The MCP endpoints: the Streamable HTTP one (the v2 SDK's stateless handler, 2026-07-28 and the 2025-era
+ * versions) behind our Origin, Accept and one-message-per-POST checks; the legacy SSE stream and its messages (2024-11-05)
+ * over our own session transport; and the server card. Answers the legacy sessions, for shutdown.
+ */
+export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, options }: MountMcpRoutesParameters): SseSessions {
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const newServer = createMcpServerFactory(tools, accessChain);
+  const handler = createMcpHandler(() => newServer(), {
+    legacy: "stateless",
+    maxSubscriptions: options.maxStreams,
+    keepAliveMs,
+    maxRequestBodySize: maxMessageBytes,
+  });
+  const sessions = createSseSessions({ newServer, maxStreams: options.maxStreams, keepAliveMs });
+  const allowed = new Set(options.allowedOrigins);
+  const originRefused = (c: Context) => {
+    const origin = c.req.header("origin");
+    return origin !== undefined && !allowed.has(origin);
+  };
+  const refusedOrigin = "this Origin may not call the MCP endpoints";
+  // The SDK's answer, with the headers prepared before it (CORS).
+  const forward = (c: Context, res: Response) => c.newResponse(res.body, res);
+
+  mount(routes.mcp, async (c) => {
+    if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
+    if (!acceptsJsonOrSse(c.req.header("accept"))) {
+      return rpcError(c, "MCP_NOT_ACCEPTABLE", -32000, "Accept must allow application/json or text/event-stream");
+    }
+    const message = await readMessage(c);
+    if (message instanceof Response) return message;
+    return forward(c, await handler.fetch(c.req.raw, { parsedBody: message, authInfo: connectionOf(c) }));
+  });
+  mount(routes.mcpStream, async (c) => {
+    if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
+    return forward(c, await handler.fetch(c.req.raw));
+  });
+  mount(routes.mcpSse, async (c) => {
+    if (originRefused(c)) throw new ApiError("MCP_ORIGIN_REJECTED", refusedOrigin);
+    const session = sessions.open(routes.mcpMessages.path);
+    if (!session) {
+      throw new ApiError(
+        "MCP_STREAMS_EXHAUSTED",
+        `all ${options.maxStreams} legacy SSE streams are open; retry later, or use POST ${routes.mcp.path}`,
+        {
+          retryAfterSeconds: 5,
+        },
+      );
+    }
+    return c.body(session.stream, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
+  });
+  mount(routes.mcpMessages, async (c) => {
+    if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
+    const session = sessions.get(c.req.valid("query").sessionId);
+    if (!session)
+      return rpcError(c, "MCP_SESSION_NOT_FOUND", -32001, `no open SSE session has this sessionId; open GET ${routes.mcpSse.path} first`);
+    const message = await readMessage(c);
+    if (message instanceof Response) return message;
+    let parsed: JSONRPCMessage;
+    try {
+      parsed = parseJSONRPCMessage(message);
+    } catch {
+      return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "the body is not a JSON-RPC message");
+    }
+    session.receive(parsed, { request: c.req.raw, authInfo: connectionOf(c) });
+    return c.json({ accepted: true as const }, 200);
+  });
+  const cards = new Map<string, ReturnType<typeof serverCard>>();
+  mount(routes.mcpServerCard, (c) => {
+    const origin = requestOrigin(c, origins);
+    let card = cards.get(origin);
+    if (!card) {
+      card = serverCard(tools, origin);
+      cards.set(origin, card);
+    }
+    return c.json(card, 200);
+  });
+  return sessions;
+}
+
+/** One JSON-RPC message, a JSON object; anything else is answered here as a JSON-RPC error (a batch array runs nothing). */
+async function readMessage(c: Context): Promise<object | Response> {
+  const body = await readJsonBody(c.req.raw, maxMessageBytes);
+  if (body.kind === "tooLarge") return rpcError(c, "BODY_TOO_LARGE", -32000, `an MCP message is at most ${maxMessageBytes} bytes`);
+  if (body.kind === "malformed") return rpcError(c, "MCP_INVALID_MESSAGE", -32700, "Parse error: the body is not valid JSON");
+  const { value } = body;
+  if (Array.isArray(value)) {
+    return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "one JSON-RPC message per POST: batches (JSON arrays) are not accepted");
+  }
+  if (typeof value !== "object" || value === null) {
+    return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "the body must be one JSON-RPC message (a JSON object)");
+  }
+  return value;
+}
+
+/** A JSON-RPC error answer with `code`'s HTTP status; the service's code rides in `error.data.error`. */
+function rpcError(c: Context, code: ErrorCode, rpcCode: number, message: string) {
+  return c.json({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { error: code } }, id: null }, errorCodes[code].status);
+}
+
+/** Whether an Accept header allows JSON or an event stream (no header allows anything). */
+export function acceptsJsonOrSse(accept: string | undefined): boolean {
+  if (!accept?.trim()) return true;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith("q="));
+    if (q && Number(q.slice(2)) === 0) return false;
+    return ["*/*", "application/*", "application/json", "text/*", "text/event-stream"].includes(type);
+  });
+}

@@ -1,0 +1,258 @@
+import type { Address, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { testOrigins } from "../support/access";
+import { testManifest } from "../support/devnet";
+import { type McpTestService, proKey, startMcpService } from "./support";
+
+/** This file signs as users[13]'s wallet in its own store (no transactions). */
+const manifest = testManifest();
+const user = manifest.accounts.users[13] as { address: Address; privateKey: Hex };
+
+const both = "application/json, text/event-stream";
+const clientInfo = { name: "raw", version: "1" };
+const modernMeta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": clientInfo,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+/** A 2026-07-28 request as the v2 client sends it: Mcp-Method (and Mcp-Name) headers and the `_meta` envelope. */
+const modern = (method: string, params: Record<string, unknown> = {}, id: number | string = 1) => ({
+  headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(params.name ? { "mcp-name": String(params.name) } : {}) },
+  body: { jsonrpc: "2.0", id, method, params: { ...params, _meta: modernMeta } },
+});
+/** A 2025-era request (stateless: no session), `version` in its MCP-Protocol-Version header. */
+const legacy = (version: string, method: string, params: Record<string, unknown> = {}, id: number | string = 1) => ({
+  headers: { "mcp-protocol-version": version },
+  body: { jsonrpc: "2.0", id, method, params },
+});
+const initialize = (version: string) => ({
+  headers: {},
+  body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo } },
+});
+const legacyVersions = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+let service: McpTestService;
+let apiKey: string;
+
+beforeAll(async () => {
+  service = await startMcpService(manifest, { mcp: { allowedOrigins: [testOrigins.public, "https://agent.example"], maxStreams: 3 } });
+  apiKey = await proKey(service, user);
+}, 120_000);
+afterAll(() => service?.stop());
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${service.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: both, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const postMcp = (message: { headers: Record<string, string>; body: unknown }, headers: Record<string, string> = {}) =>
+  post("/mcp", message.body, { ...message.headers, ...headers });
+const rpcError = async (res: Response) =>
+  ((await res.json()) as { error: { code: number; message: string; data?: { error: string } } }).error;
+const creditsUsed = async () =>
+  ((await (await service.app.request("/v1/keys/self", { headers: { "x-api-key": apiKey } })).json()) as { credits: { used: number } })
+    .credits.used;
+
+/** Reads an SSE response's frames until `until` holds for one of them (the stream stays open). */
+async function readFrames(res: Response, until: (frame: string) => boolean): Promise<string[]> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const frames: string[] = [];
+  let buffer = "";
+  while (!frames.some(until)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const parts = buffer.split("\n\n");
+    buffer = parts.pop() ?? "";
+    frames.push(...parts);
+  }
+  reader.releaseLock();
+  return frames;
+}
+
+describe("POST /mcp", () => {
+  test("default: 2026-07-28 server/discover and tools/call are 200 application/json; a 2025-era initialize is 200 as an SSE stream", async () => {
+    const discover = await postMcp(modern("server/discover"));
+    expect(discover.status).toBe(200);
+    expect(discover.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await discover.json()).toMatchObject({
+      result: {
+        supportedVersions: ["2026-07-28"],
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "base-capability-market-service" } },
+      },
+    });
+    const call = await postMcp(modern("tools/call", { name: "svc_get_service_status", arguments: {} }), { accept: "application/json" });
+    expect(call.status).toBe(200);
+    expect(call.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await call.json()).toMatchObject({ result: { structuredContent: { apiVersion: "2.2.0" } } });
+    for (const version of [...legacyVersions, "2024-11-05"]) {
+      const res = await postMcp(initialize(version));
+      expect(res.status, version).toBe(200);
+      expect(res.headers.get("content-type"), version).toMatch(/^text\/event-stream/);
+      expect(await res.text(), version).toContain(`"protocolVersion":"${version}"`);
+    }
+  });
+
+  test("behavior: a notification or a response is 202 with no body", async () => {
+    for (const message of [
+      { headers: { "mcp-protocol-version": "2025-06-18" }, body: { jsonrpc: "2.0", method: "notifications/initialized" } },
+      { headers: { "mcp-protocol-version": "2025-06-18" }, body: { jsonrpc: "2.0", id: 7, result: {} } },
+    ]) {
+      const res = await postMcp(message);
+      expect(res.status, JSON.stringify(message.body)).toBe(202);
+      expect(await res.text()).toBe("");
+    }
+  });
+
+  test("error: bad JSON, not JSON-RPC and an unsupported protocol version are 400 with a JSON-RPC error (the supported list named)", async () => {
+    for (const headers of [{ "mcp-protocol-version": "2026-07-28" }, { "mcp-protocol-version": "2025-06-18" }]) {
+      const bad = await post("/mcp", "{not json", headers);
+      expect(bad.status).toBe(400);
+      expect(await rpcError(bad)).toMatchObject({ code: -32700 });
+      const notRpc = await post("/mcp", { hello: "world" }, headers);
+      expect(notRpc.status).toBe(400);
+      expect(await rpcError(notRpc)).toMatchObject({ code: -32600 });
+    }
+    const unsupported = await postMcp(legacy("1999-01-01", "tools/list"));
+    expect(unsupported.status).toBe(400);
+    const error = await rpcError(unsupported);
+    for (const version of legacyVersions) expect(error.message).toContain(version);
+  });
+
+  test("error: a JSON array (a batch) is 400 with -32600 on every protocol version, and runs no tool", async () => {
+    const before = await creditsUsed();
+    const batches = [
+      [modern("tools/call", { name: "svc_get_gas_metrics", arguments: {} }).body],
+      ...legacyVersions.map((v) => [legacy(v, "tools/call", { name: "svc_get_gas_metrics", arguments: {} }).body]),
+      [initialize("2025-03-26").body, legacy("2025-03-26", "tools/call", { name: "svc_get_gas_metrics", arguments: {} }, 2).body],
+    ];
+    for (const [i, batch] of batches.entries()) {
+      const version = i === 0 ? "2026-07-28" : (legacyVersions[i - 1] ?? "2025-03-26");
+      const res = await post("/mcp", batch, { "mcp-protocol-version": version, "x-api-key": apiKey });
+      expect(res.status, version).toBe(400);
+      expect(await rpcError(res), version).toMatchObject({ code: -32600, data: { error: "MCP_INVALID_MESSAGE" } });
+    }
+    expect(await creditsUsed()).toBe(before);
+  });
+
+  test("error: an Origin that is not allowed is 403; an allowed one and none pass", async () => {
+    const evil = await postMcp(modern("server/discover"), { origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    expect(await rpcError(evil)).toMatchObject({ data: { error: "MCP_ORIGIN_REJECTED" } });
+    expect((await postMcp(modern("server/discover"), { origin: "https://agent.example" })).status).toBe(200);
+    expect((await postMcp(modern("server/discover"), { origin: testOrigins.public })).status).toBe(200);
+    expect((await fetch(`${service.origin}/sse`, { headers: { origin: "https://evil.example" } })).status).toBe(403);
+    expect((await post("/messages?sessionId=x", {}, { origin: "https://evil.example" })).status).toBe(403);
+  });
+
+  test("error: Accept allowing neither JSON nor an event stream is 406 on both eras; */* and no Accept pass", async () => {
+    for (const message of [modern("server/discover"), initialize("2025-06-18")]) {
+      const res = await postMcp(message, { accept: "text/html" });
+      expect(res.status).toBe(406);
+    }
+    expect((await postMcp(modern("server/discover"), { accept: "*/*" })).status).toBe(200);
+    const none = await fetch(`${service.origin}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...modern("server/discover").headers },
+      body: JSON.stringify(modern("server/discover").body),
+    });
+    expect(none.status).toBe(200);
+  });
+
+  test("error: a message over 64 KiB is 413", async () => {
+    const res = await postMcp(modern("tools/call", { name: "svc_get_token_price", arguments: { symbol: "x".repeat(70_000) } }));
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("GET and DELETE /mcp", () => {
+  test("error: 405 with an Allow header (the endpoint is stateless: no listenable stream)", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${service.origin}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toMatch(/POST/);
+    }
+  });
+});
+
+describe("legacy GET /sse and POST /messages", () => {
+  test("default: the stream names its endpoint; a posted message is 200 with a JSON object and its reply travels on the stream", async () => {
+    const abort = new AbortController();
+    const stream = await fetch(`${service.origin}/sse`, { headers: { accept: "text/event-stream" }, signal: abort.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const [first] = await readFrames(stream, (f) => f.startsWith("event: endpoint"));
+    const endpoint = /data: (\S+)/.exec(first ?? "")?.[1] as string;
+    expect(endpoint).toMatch(/^\/messages\?sessionId=[0-9a-f-]{36}$/);
+    const accepted = await post(endpoint, initialize("2024-11-05").body);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ accepted: true });
+    const frames = await readFrames(stream, (f) => f.includes('"id":1'));
+    expect(frames.find((f) => f.includes('"id":1'))).toContain('"protocolVersion":"2024-11-05"');
+    // Bad input on a live session: answered, and the session goes on.
+    expect((await post(endpoint, "{oops")).status).toBe(400);
+    const batch = await post(endpoint, [initialize("2024-11-05").body]);
+    expect(batch.status).toBe(400);
+    expect(await rpcError(batch)).toMatchObject({ code: -32600 });
+    expect((await post(endpoint, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })).status).toBe(200);
+    expect((await readFrames(stream, (f) => f.includes('"id":2'))).join("\n")).toContain("svc_get_whale_signals");
+    abort.abort();
+  });
+
+  test("error: an unknown session is 404; beyond the configured streams GET /sse is 503, and a dropped stream frees its place", async () => {
+    const unknown = await post("/messages?sessionId=00000000-0000-0000-0000-000000000000", initialize("2024-11-05").body);
+    expect(unknown.status).toBe(404);
+    expect(await rpcError(unknown)).toMatchObject({ data: { error: "MCP_SESSION_NOT_FOUND" } });
+    const aborts = [new AbortController(), new AbortController(), new AbortController()];
+    const open = await Promise.all(aborts.map((a) => fetch(`${service.origin}/sse`, { signal: a.signal })));
+    expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
+    const full = await fetch(`${service.origin}/sse`);
+    expect(full.status).toBe(503);
+    expect(await full.json()).toMatchObject({ error: "MCP_STREAMS_EXHAUSTED" });
+    aborts[0]?.abort();
+    // The server sees the client go a moment later: asked again by rounds, not against a time bound.
+    let reopened = 503;
+    for (let round = 0; round < 100 && reopened === 503; round++) {
+      const res = await fetch(`${service.origin}/sse`);
+      reopened = res.status;
+      await res.body?.cancel();
+      if (reopened === 503) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(reopened).toBe(200);
+    for (const a of aborts) a.abort();
+  });
+});
+
+describe("discovery", () => {
+  test("default: the server card lists the transports, the authentication headers and each tool with the input schema tools/list gives", async () => {
+    const res = await fetch(`${service.origin}/.well-known/mcp/server-card.json`);
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as {
+      serverInfo: { name: string };
+      transports: { type: string; url: string }[];
+      authentication: { headers: { name: string }[] };
+      tools: { name: string; inputSchema: unknown }[];
+    };
+    expect(card.transports.map((t) => [t.type, t.url])).toEqual([
+      ["streamable-http", `${testOrigins.public}/mcp`],
+      ["sse", `${testOrigins.public}/sse`],
+    ]);
+    expect(card.authentication.headers.map((h) => h.name)).toEqual(["x-api-key", "Authorization", "PAYMENT-SIGNATURE"]);
+    const list = (await (await postMcp(modern("tools/list"))).json()) as { result: { tools: { name: string; inputSchema: unknown }[] } };
+    expect(card.tools.map((t) => t.name)).toEqual(list.result.tools.map((t) => t.name));
+    for (const tool of card.tools) {
+      const listed = list.result.tools.find((t) => t.name === tool.name);
+      expect(tool.inputSchema, tool.name).toEqual(listed?.inputSchema);
+    }
+  });
+
+  test("default: the OpenAPI document lists the MCP endpoints", async () => {
+    const doc = (await (await service.app.request("/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths["/mcp"] ?? {}).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/sse"] ?? {})).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/messages"] ?? {})).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/.well-known/mcp/server-card.json"] ?? {})).toEqual(["get"]);
+  });
+});

@@ -1,0 +1,111 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import type { Address, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { testClient, testManifest } from "../support/devnet";
+import { signedPayment } from "../support/signedPayment";
+import { usdcBalance, usdcTransfersFrom } from "../x402/support";
+import { clientKinds, connectClient, type McpTestService, startMcpService, usdcUnits } from "./support";
+
+/** This file's payer: users[12] (no other file sends from it); the payout address and gas key are the service's own. */
+const manifest = testManifest();
+const payer = manifest.accounts.users[12] as { address: Address; privateKey: Hex };
+const target = manifest.contracts.diamond as Address;
+
+/** The payable tools, each with arguments and its REST route's path. */
+const payable = [
+  { name: "svc_audit_contract", arguments: { address: target }, path: `/v1/audit/${target}`, priceUsd: 0.02 },
+  { name: "svc_get_gas_metrics", arguments: {}, path: "/v1/gas/fees", priceUsd: 0.005 },
+  { name: "svc_get_token_price", arguments: { symbol: "WETH" }, path: "/v1/token/price/WETH", priceUsd: 0.005 },
+  { name: "svc_get_dex_liquidity", arguments: {}, path: "/v1/dex/metrics", priceUsd: 0.01 },
+  { name: "svc_get_whale_signals", arguments: {}, path: "/v1/whales/signals", priceUsd: 0.02 },
+];
+
+let service: McpTestService;
+beforeAll(async () => {
+  service = await startMcpService(manifest);
+}, 120_000);
+afterAll(() => service?.stop());
+
+/** The REST route's challenge for `path` (decoded PAYMENT-REQUIRED of its 402). */
+async function restChallenge(path: string): Promise<PaymentRequired> {
+  const res = await service.app.request(path);
+  expect(res.status).toBe(402);
+  return decodePaymentRequiredHeader(res.headers.get("payment-required") as string);
+}
+
+describe("x402 over MCP", () => {
+  test.each(clientKinds)(
+    "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge (%s)",
+    async (kind) => {
+      const client = await connectClient(kind, service.origin);
+      try {
+        for (const call of payable) {
+          const result = await client.callTool({ name: call.name, arguments: call.arguments });
+          expect(result.isError, call.name).toBe(true);
+          expect(result.structuredContent, call.name).toBeUndefined();
+          expect(result.content[0]?.text, call.name).toMatch(/^PAYMENT_REQUIRED: /);
+          const challenge = await restChallenge(call.path);
+          expect(challenge).toMatchObject({
+            x402Version: 2,
+            accepts: [{ scheme: "exact", network: "eip155:8453", amount: String(usdcUnits(call.priceUsd)) }],
+          });
+          expect(result._meta?.["x402/payment-required"], call.name).toEqual(challenge);
+          expect(JSON.parse(result.content[1]?.text ?? "null"), call.name).toEqual(challenge);
+        }
+        // The free tool needs nothing.
+        expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).isError ?? false).toBe(false);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  test.each(["v2 pinned to 2026-07-28", "v1 SSE (2024-11-05)"] as const)(
+    "behavior: with PAYMENT-SIGNATURE the tool is served and the payment settled exactly once (%s)",
+    async (kind) => {
+      const call = payable[1] as (typeof payable)[number];
+      const requirements = (await restChallenge(call.path)).accepts[0] as PaymentRequirements;
+      const { header } = await signedPayment(requirements, payer.privateKey);
+      const fromBlock = await testClient(manifest).getBlockNumber({ cacheTime: 0 });
+      const [payerBefore, payToBefore] = await Promise.all([usdcBalance(manifest, payer.address), usdcBalance(manifest, service.payTo)]);
+      const client = await connectClient(kind, service.origin, { "payment-signature": header });
+      try {
+        const paid = await client.callTool({ name: call.name, arguments: call.arguments });
+        expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
+        expect(paid.structuredContent).toMatchObject({ chainId: 8453 });
+        const receipt = paid._meta?.["x402/payment-response"] as { success: boolean; transaction: string; payer: string };
+        expect(receipt).toMatchObject({ success: true, network: "eip155:8453", payer: payer.address });
+        // The same payment again: refused before any work, nothing more taken.
+        const again = await client.callTool({ name: call.name, arguments: call.arguments });
+        expect(again.isError).toBe(true);
+        expect(again.content[0]?.text).toMatch(/^PAYMENT_INVALID: .*payment_already_settled/);
+        expect(again._meta?.["x402/payment-required"]).toMatchObject({ x402Version: 2 });
+      } finally {
+        await client.close();
+      }
+      const price = usdcUnits(call.priceUsd);
+      expect(await usdcBalance(manifest, payer.address)).toBe(payerBefore - price);
+      expect(await usdcBalance(manifest, service.payTo)).toBe(payToBefore + price);
+      const transfers = await usdcTransfersFrom(manifest, payer.address, fromBlock);
+      expect(transfers.map((t) => [t.args.to, t.args.value])).toEqual([[service.payTo, price]]);
+      const rows = await service.sql("SELECT status FROM app.x402_payment WHERE route = $1 AND status = 'SETTLED'", ["GET /v1/gas/fees"]);
+      expect(rows.length).toBe(kind === "v2 pinned to 2026-07-28" ? 1 : 2);
+    },
+  );
+
+  test("behavior: a refused answer takes nothing: a payment for an unknown symbol is released, not settled", async () => {
+    const requirements = (await restChallenge("/v1/token/price/WETH")).accepts[0] as PaymentRequirements;
+    const { header } = await signedPayment(requirements, payer.privateKey);
+    const before = await usdcBalance(manifest, payer.address);
+    const client = await connectClient("v2 default (2025)", service.origin, { "payment-signature": header });
+    try {
+      const refused = await client.callTool({ name: "svc_get_token_price", arguments: { symbol: "NOPE" } });
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]?.text).toMatch(/^UNKNOWN_SYMBOL: /);
+    } finally {
+      await client.close();
+    }
+    expect(await usdcBalance(manifest, payer.address)).toBe(before);
+  });
+});

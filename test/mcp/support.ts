@@ -1,0 +1,125 @@
+import type { AddressInfo } from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { serve } from "@hono/node-server";
+import { Client, StreamableHTTPClientTransport, SSEClientTransport as V2SseTransport } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport as V1SseTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type Address, type Hex, parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type AppDeps, createApp } from "../../api/app";
+import type { AppStore } from "../../api/store/createAppStore";
+import type { Manifest } from "../../devnet/manifest";
+import { openBackend } from "../access/support";
+import { testAccessDeps } from "../support/access";
+import { testAppDeps, testMarketDeps } from "../support/app";
+import { seedMarketIndex } from "../support/marketIndex";
+import { testFacilitator, testX402Service } from "../support/x402";
+import { fundedKey } from "../x402/support";
+
+/**
+ * The app of the MCP tests, served on a loopback port (the clients speak real HTTP), with its own app store
+ * (a throwaway Postgres database when DATABASE_URL is set, else PGlite) and payout address.
+ */
+export type McpTestService = {
+  origin: string;
+  app: ReturnType<typeof createApp>;
+  store: AppStore;
+  payTo: Address;
+  sql(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  stop(): Promise<void>;
+};
+
+export async function startMcpService(manifest: Manifest, overrides: Partial<AppDeps> = {}): Promise<McpTestService> {
+  const backend = await openBackend(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const { store } = backend;
+  const marketIndex = await seedMarketIndex(new PGlite(), manifest);
+  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  // Its own gas key: settlements from one key in two test files would race on its nonce.
+  const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
+  const access = testAccessDeps(manifest, marketIndex.indexDb, { store });
+  const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
+  const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
+  const server = await new Promise<ReturnType<typeof serve>>((started) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    app,
+    store,
+    payTo,
+    sql: (text, params) => backend.sql(text, params) as Promise<Record<string, unknown>[]>,
+    async stop() {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await backend.close();
+    },
+  };
+}
+
+/**
+ * A real key for `user`: a free key (challenge, personal_sign, claim) moved to the PRO tier with SQL, so
+ * a test's dozens of calls fit its credits.
+ */
+export async function proKey(service: McpTestService, user: { address: Address; privateKey: Hex }): Promise<string> {
+  const post = async (path: string, body: unknown) =>
+    (
+      await service.app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    ).json();
+  const { intent } = (await post("/v1/subscribe/free/challenge", { userWallet: user.address })) as {
+    intent: { intentId: string; messageToSign: string };
+  };
+  const signature = await privateKeyToAccount(user.privateKey).signMessage({ message: intent.messageToSign });
+  const { apiKey } = (await post("/v1/subscribe/free/claim", { intentId: intent.intentId, signature })) as { apiKey: string };
+  await service.sql("UPDATE app.api_key SET tier = 'PRO', expires_at = now() + interval '31 days' WHERE wallet = $1", [
+    user.address.toLowerCase(),
+  ]);
+  return apiKey;
+}
+
+/** The four clients the tests talk with, as real users' clients would. */
+export const clientKinds = ["v2 pinned to 2026-07-28", "v2 default (2025)", "v1 Streamable HTTP", "v1 SSE (2024-11-05)"] as const;
+export type ClientKind = (typeof clientKinds)[number];
+
+/** The slice of a connected client the tests use (the v1 and v2 clients share it). */
+export type McpTestClient = {
+  listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown; annotations?: Record<string, unknown> }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolResult>;
+  close(): Promise<void>;
+};
+export type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+
+/** Connects a client of `kind` to `origin`, sending `headers` on every request. */
+export async function connectClient(kind: ClientKind, origin: string, headers: Record<string, string> = {}): Promise<McpTestClient> {
+  const info = { name: "svc-test", version: "1.0.0" };
+  const requestInit = { headers };
+  const mcp = new URL("/mcp", origin);
+  const sse = new URL("/sse", origin);
+  if (kind === "v2 pinned to 2026-07-28" || kind === "v2 default (2025)") {
+    const client = new Client(info, kind === "v2 pinned to 2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+    await client.connect(new StreamableHTTPClientTransport(mcp, { requestInit }));
+    return client as unknown as McpTestClient;
+  }
+  const client = new V1Client(info);
+  await client.connect(
+    kind === "v1 SSE (2024-11-05)" ? new V1SseTransport(sse, { requestInit }) : new V1HttpTransport(mcp, { requestInit }),
+  );
+  return client as unknown as McpTestClient;
+}
+
+/** The v2 client over the legacy SSE transport (the other SSE client real users have). */
+export async function connectV2Sse(origin: string, headers: Record<string, string> = {}): Promise<McpTestClient> {
+  const client = new Client({ name: "svc-test", version: "1.0.0" });
+  await client.connect(new V2SseTransport(new URL("/sse", origin), { requestInit: { headers } }));
+  return client as unknown as McpTestClient;
+}
+
+export const usdcUnits = (usd: number) => parseUnits(String(usd), 6);
