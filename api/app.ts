@@ -12,11 +12,13 @@ import { mountCapabilityRoutes } from "./routes/capabilities";
 import { mountCatalogueRoutes } from "./routes/catalogue";
 import { createRouteMounter } from "./routes/createRouteMounter";
 import { mountDemoRoutes } from "./routes/demo";
+import { type DiscoveryDeps, mountDiscoveryRoutes } from "./routes/discovery";
 import { mountKeyRoutes } from "./routes/keys";
 import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
 import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
 import { mountProbeRoutes } from "./routes/probes";
+import { mountSiteRoutes } from "./routes/site";
 import { mountStatusRoutes } from "./routes/status";
 import type { X402Service } from "./x402/createX402Service";
 
@@ -31,6 +33,8 @@ export type AppDeps = {
   market: MarketRouteDeps;
   /** Per-call x402 payment of the payable routes; null: not offered (no payout address or facilitator). */
   x402: X402Service | null;
+  /** Usage counters and stats, product events, the status history's sampling. */
+  discovery: DiscoveryDeps;
 };
 
 /**
@@ -56,15 +60,17 @@ export function createApp(deps: AppDeps) {
 
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
-  const mount = createRouteMounter(app, deps.access, deps.x402);
+  const mount = createRouteMounter(app, deps.access, deps.x402, deps.discovery.counters);
   mountProbeRoutes(mount, deps.status);
-  mountStatusRoutes(mount, deps.status);
+  mountStatusRoutes(mount, deps.status, { ...deps.discovery, appStore: deps.status.appStore });
+  mountDiscoveryRoutes(mount, deps.discovery, deps.access);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);
   mountMarketRoutes(mount, deps.market);
   mountOnboardingRoutes(mount, deps.access);
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);
+  mountSiteRoutes(mount, deps.access);
   mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));

@@ -5,6 +5,7 @@ import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
 import { baseBlockTimeSeconds } from "../base/baseChain";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
+import { defaultRatePerMinute } from "./access/createRateLimits";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -117,6 +118,12 @@ export const EnvSchema = z.object({
     .optional(),
   /** Enables GET /v1/operator/gateway-proxy-digest; unset: that route is 404. */
   OPERATOR_BOOTSTRAP_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Enables the operator view of GET /v1/stats (Authorization: Bearer <token>); unset: public view only. */
+  OPERATOR_STATS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Seconds between health samples of the status history. */
+  HEALTH_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
+  /** Requests one client address may make per minute to the keyless routes (shared budget), and an operator token to the stats. */
+  PUBLIC_REQUESTS_PER_MINUTE: positiveCount.default(defaultRatePerMinute.PUBLIC),
   /** Header a trusted load balancer puts the client address in (last entry wins), for public rate limits. */
   CLIENT_IP_HEADER: z
     .string()
@@ -187,7 +194,11 @@ export type Config = {
     operatorBootstrapToken: string | undefined;
     clientIpHeader: string | undefined;
     limits: AbuseLimits;
+    /** Requests per minute per client address on the keyless routes (and per operator token on the stats). */
+    publicRequestsPerMinute: number;
   };
+  /** Stats, events and the status history. */
+  discovery: { operatorStatsToken: string | undefined; healthSampleIntervalSeconds: number };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
   x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
   logLevel: Env["LOG_LEVEL"];
@@ -255,7 +266,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,
         maxAuthFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       },
+      publicRequestsPerMinute: e.PUBLIC_REQUESTS_PER_MINUTE,
     },
+    discovery: { operatorStatsToken: e.OPERATOR_STATS_TOKEN, healthSampleIntervalSeconds: e.HEALTH_SAMPLE_INTERVAL_SECONDS },
     x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,
   };

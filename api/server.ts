@@ -3,7 +3,7 @@ import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../bas
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
-import { createRateLimits } from "./access/createRateLimits";
+import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
 import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
 import { createObservationCache } from "./capability/createObservationCache";
@@ -11,12 +11,16 @@ import { demoSamples } from "./capability/demoSamples";
 import { probeProvider } from "./chain/probeProvider";
 import { resolveProviders } from "./chain/providers";
 import { type Config, loadConfig } from "./config";
+import { type CheckStatusDeps, checkStatus } from "./health/checkStatus";
+import { createHealthSampler } from "./health/createHealthSampler";
 import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
+import { createUsageCounters } from "./stats/createUsageCounters";
+import { counterBucketOf } from "./store/countDaily";
 import { createAppStore } from "./store/createAppStore";
 import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
@@ -56,17 +60,31 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
         })
       : null;
+  const status: CheckStatusDeps = {
+    indexDb,
+    appStore,
+    payoutAddress,
+    providers,
+    chainId: baseChainId,
+    source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
+    maxIndexLagBlocks,
+    x402Facilitator: x402?.facilitator ?? null,
+  };
+  const environment = config.chain.kind === "devnet" ? "test" : "live";
+  const { healthSampleIntervalSeconds } = config.discovery;
+  const counters = onePerProcess("usageCounters", () => createUsageCounters({ db: appStore.db, bucket: counterBucketOf(environment) }));
+  onePerProcess("healthSampler", () => {
+    const sampler = createHealthSampler({
+      db: appStore.db,
+      check: () => checkStatus({ ...status, readHead: (provider, tag) => probeProvider(provider, tag, 2000) }),
+      gatewayConfigured: config.access.gatewayProxySecretSha256 !== undefined,
+      intervalSeconds: healthSampleIntervalSeconds,
+    });
+    sampler.start();
+    return sampler;
+  });
   return createApp({
-    status: {
-      indexDb,
-      appStore,
-      payoutAddress,
-      providers,
-      chainId: baseChainId,
-      source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
-      maxIndexLagBlocks,
-      x402Facilitator: x402?.facilitator ?? null,
-    },
+    status,
     capability: {
       providers,
       chainId: baseChainId,
@@ -85,14 +103,17 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
         chain: config.chain.kind,
         devFile: config.access.devPepperFile,
       }),
-      environment: config.chain.kind === "devnet" ? "test" : "live",
+      environment,
       chainId: baseChainId,
       providers,
       indexDb,
       payTo: payoutAddress,
       ethQuote: createEthQuote(readMarket),
       rateLimits: onePerProcess("rateLimits", () =>
-        createRateLimits({ redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined }),
+        createRateLimits({
+          redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
+          perMinute: { ...defaultRatePerMinute, PUBLIC: config.access.publicRequestsPerMinute },
+        }),
       ),
       clientIpHeader: config.access.clientIpHeader,
       gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
@@ -100,5 +121,12 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       limits: config.access.limits,
     }),
     x402,
+    discovery: {
+      appStore,
+      counters,
+      bucket: counterBucketOf(environment),
+      operatorStatsToken: config.discovery.operatorStatsToken,
+      healthSampleIntervalSeconds,
+    },
   });
 }

@@ -80,7 +80,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     maxOpenIntentsPerWallet: limits.maxOpenIntentsPerWallet,
   };
   return {
-    keys: createKeyService({ db, hash, credits, clock }),
+    keys: createKeyService({ db, hash, credits, clock, environment: p.environment }),
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),

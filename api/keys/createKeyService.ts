@@ -1,9 +1,9 @@
 import { getAddress } from "viem";
 import type { CreditService } from "../access/createCreditService";
-import { countDaily } from "../store/countDaily";
+import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
 import { findKeyBySecretHash, type KeyInfo, revokeKey } from "../store/keyQueries";
-import { apiKeyPattern } from "./apiKeyFormat";
+import { apiKeyPattern, type KeyEnvironment } from "./apiKeyFormat";
 import type { KeyHasher } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
 import { entitlementsOf } from "./toIssuedKey";
@@ -19,9 +19,16 @@ export type KeyService = {
   revoke(key: KeyInfo): Promise<RevokeResult>;
 };
 
-export type CreateKeyServiceParameters = { db: AppDb; hash: KeyHasher; credits: CreditService; clock: () => Date };
+export type CreateKeyServiceParameters = {
+  db: AppDb;
+  hash: KeyHasher;
+  credits: CreditService;
+  clock: () => Date;
+  /** The deployment's key environment: which bucket its revocations are counted in. */
+  environment: KeyEnvironment;
+};
 
-export function createKeyService({ db, hash, credits, clock }: CreateKeyServiceParameters): KeyService {
+export function createKeyService({ db, hash, credits, clock, environment }: CreateKeyServiceParameters): KeyService {
   return {
     async authenticate(rawKey) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
@@ -47,7 +54,7 @@ export function createKeyService({ db, hash, credits, clock }: CreateKeyServiceP
       const now = clock();
       const revoked = await db.transaction(async (tx) => {
         const row = await revokeKey(tx, key.id, now);
-        if (row) await countDaily(tx, "KEY_REVOKED", now);
+        if (row) await countDaily(tx, "KEY_REVOKED", utcDay(now), counterBucketOf(environment));
         return row;
       });
       const revokedAt = (revoked?.revokedAt ?? now).toISOString();

@@ -10,6 +10,8 @@ import { requireApiKey } from "../access/requireApiKey";
 import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
 import { jsonBody } from "../http/jsonBody";
+import { servedCounter } from "../stats/counterNames";
+import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
 import { payPerCall } from "../x402/payPerCall";
@@ -20,12 +22,18 @@ import { routes } from "./routeTable";
 export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
 
 /**
- * Mounts routes on `app` with what their definitions ask for, in this order: the access policy
+ * Mounts routes on `app` with what their definitions ask for, in this order: the served counter (it
+ * sees the final status, after any x402 settlement), the access policy
  * (credential, rate limit; on a payable route with an x402 price and `x402` configured, else per-call
  * payment), the hourly intent budget, the credit meter, the app store's readiness, the JSON body; then
  * the route's own schemas validate params, query and body before its handler runs.
  */
-export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDeps, x402: X402Service | null): MountRoute {
+export function createRouteMounter(
+  app: OpenAPIHono<AccessEnv>,
+  access: AccessDeps,
+  x402: X402Service | null,
+  counters: UsageCounters,
+): MountRoute {
   const limitPerClient = publicLimit(access);
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
@@ -45,8 +53,15 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, access: AccessDe
     operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
   } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 
+  const countServed = (route: RouteDefinition): MiddlewareHandler<AccessEnv> =>
+    async function countServed(c, next) {
+      await next();
+      if (c.res.status >= 200 && c.res.status < 300) counters.add(servedCounter(route.name, c.get("principal")));
+    };
+
   return (route, handler) => {
     const middleware: MiddlewareHandler<AccessEnv>[] = [
+      ...(route.counted ? [countServed(route)] : []),
       ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access](route)),
       ...(route.createsIntent ? [intentsPerClient] : []),
       ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),

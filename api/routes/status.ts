@@ -1,19 +1,30 @@
 import { probeProvider } from "../chain/probeProvider";
 import { type CheckStatusDeps, checkStatus } from "../health/checkStatus";
+import { readAvailability } from "../health/readAvailability";
 import { shareHeadReads } from "../health/shareHeadReads";
+import type { AppStore } from "../store/createAppStore";
 import type { MountRoute } from "./createRouteMounter";
 import { routes } from "./routeTable";
 
+/** Where the status route reads the recorded health samples, their sampling interval, and the clock the windows end at. */
+export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSeconds: number; clock?: () => Date };
+
 /**
- * The live status: 200, or 503 with the same body when persistence and RPC are both down. Provider
- * head reads are shared by concurrent calls and reused for a second.
+ * The live status with its recorded availability: 200, or 503 with the same body when persistence
+ * and RPC are both down. Provider head reads are shared by concurrent calls and reused for a second.
  */
-export function mountStatusRoutes(mount: MountRoute, deps: CheckStatusDeps) {
+export function mountStatusRoutes(mount: MountRoute, deps: CheckStatusDeps, history: StatusHistoryDeps) {
   // A provider that hangs costs the status page two seconds at most.
   const readHead = shareHeadReads(deps.readHead ?? ((provider, tag) => probeProvider(provider, tag, 2000)), { now: deps.now });
+  const now = history.clock ?? (() => new Date());
   mount(routes.status, async (c) => {
-    const report = await checkStatus({ ...deps, readHead });
+    const [report, availability] = await Promise.all([
+      checkStatus({ ...deps, readHead }),
+      history.appStore.ready
+        .then(() => readAvailability(history.appStore.db, now(), history.healthSampleIntervalSeconds))
+        .catch(() => undefined),
+    ]);
     c.header("Cache-Control", "no-store");
-    return c.json(report, report.status === "UNAVAILABLE" ? 503 : 200);
+    return c.json({ ...report, ...(availability ? { history: availability } : {}) }, report.status === "UNAVAILABLE" ? 503 : 200);
   });
 }
