@@ -5,7 +5,6 @@ import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
 import { baseBlockTimeSeconds } from "../base/baseChain";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
-import { defaultRatePerMinute } from "./access/createRateLimits";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -123,7 +122,7 @@ export const EnvSchema = z.object({
   /** Seconds between health samples of the status history. */
   HEALTH_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   /** Requests one client address may make per minute to the keyless routes (shared budget), and an operator token to the stats. */
-  PUBLIC_REQUESTS_PER_MINUTE: positiveCount.default(defaultRatePerMinute.PUBLIC),
+  PUBLIC_REQUESTS_PER_MINUTE: positiveCount.default(60),
   /** Header a trusted load balancer puts the client address in (last entry wins), for public rate limits. */
   CLIENT_IP_HEADER: z
     .string()

@@ -4,12 +4,13 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { loadConfig } from "../api/config";
 import { frozenDirectory } from "../api/samples/sampleCatalogue";
 import type { SampleName } from "../api/samples/sampleNames";
+import { baseChainId } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 
 /**
  * Captures the frozen samples of GET /v1/sample from a running devnet service (`npm start`): a free key
  * for a fresh wallet (a signature, no funds), then one real paid call per sample, each answer written
- * to api/samples/frozen/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL]`.
+ * to samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL]`.
  */
 async function main() {
   const config = loadConfig();
@@ -31,7 +32,7 @@ async function main() {
 
   const owner = manifest.accounts.deployer.address;
   const preflight = {
-    chainId: 8453,
+    chainId: baseChainId,
     to: manifest.contracts.diamond,
     data: encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [owner, 1n] }),
     from: owner,

@@ -5,7 +5,10 @@ import type { RouteDefinition } from "../routes/defineRoute";
 import { routes } from "../routes/routeTable";
 import type { SampleName } from "./sampleNames";
 
-/** The frozen samples are each a paid route's real answer, captured from the devnet by scripts/captureSamples.ts. Which route each sample answers for: its schema checks the frozen answer, its price and access are the envelope's. */
+/**
+ * Which route each frozen sample (a real answer, captured from the devnet by scripts/captureSamples.ts)
+ * answers for: its schema checks the frozen answer, its price and access are the envelope's.
+ */
 export const sampleRoutes: Record<SampleName, RouteDefinition> = {
   "gas-fees": routes.gasFees,
   "dex-metrics": routes.dexMetrics,
@@ -14,7 +17,7 @@ export const sampleRoutes: Record<SampleName, RouteDefinition> = {
   "transaction-preflight": routes.preflight,
 };
 
-/** A frozen capture as committed under api/samples/frozen/: when, the call made, and its answer. */
+/** A frozen capture as committed under samples/: when, the call made, and its answer. */
 export const FrozenCapture = z.strictObject({
   capturedAt: z.iso.datetime(),
   paidRoute: z.string(),
@@ -23,7 +26,7 @@ export const FrozenCapture = z.strictObject({
 });
 export type FrozenCapture = z.infer<typeof FrozenCapture>;
 
-export const frozenDirectory = fileURLToPath(new URL("./frozen", import.meta.url));
+export const frozenDirectory = fileURLToPath(new URL("../../samples", import.meta.url));
 
 /** Reads the committed capture of `name` (a missing or malformed file stops the process at start). */
 export function readFrozenCapture(name: SampleName): FrozenCapture {
