@@ -38,7 +38,7 @@ function homePage(origin: string): StaticFile {
 
 /**
  * The site at `/` (and its script and style sheet under /site/) and the interactive API docs at
- * `/docs` (swagger-ui-dist's bundle, served from this origin), read once into memory.
+ * /docs (swagger-ui-dist's bundle, served from this origin), read once into memory.
  */
 export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigins }) {
   const home = homePage(deps.origins.public);
