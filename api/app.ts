@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
   app.use(rejectQueryCredentials());
   const mount = createRouteMounter(app, deps.access, deps.x402, deps.discovery.counters);
   mountProbeRoutes(mount, deps.status);
-  mountStatusRoutes(mount, deps.status, { ...deps.discovery, appStore: deps.status.appStore });
+  mountStatusRoutes(mount, deps.status, deps.discovery);
   mountDiscoveryRoutes(mount, deps.discovery, deps.access);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);

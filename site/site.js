@@ -109,7 +109,9 @@ function seriesChart(series) {
     if (w.status === "MEASURED") {
       const h = Math.max(1, (w.availabilityPercent / 100) * 80);
       chart.append(svg("rect", { x, y: 90 - h, width: bar, height: h, class: "bar" }));
-      chart.append(svg("text", { x: x + bar / 2, y: 55, class: "value" }, `${w.availabilityPercent}%`));
+      // Readable on the bar when it is tall, on the track when it is short.
+      const onBar = w.availabilityPercent >= 50;
+      chart.append(svg("text", { x: x + bar / 2, y: 55, class: onBar ? "value" : "value-on-track" }, `${w.availabilityPercent}%`));
     } else {
       chart.append(svg("text", { x: x + bar / 2, y: 48, class: "na" }, "insufficient"));
       chart.append(svg("text", { x: x + bar / 2, y: 62, class: "na" }, `${w.samples}/${w.requiredSamples}`));
@@ -124,7 +126,7 @@ async function showStatus() {
   const charts = document.getElementById("status-charts");
   try {
     const { body } = await getJson("/v1/status");
-    now.textContent = `Now: ${body.status} (RPC trust ${body.rpc.trustLevel}, index lag ${body.index.lagBlocks ?? "unknown"} blocks).`;
+    now.textContent = `Now: ${body.status} (RPC trust ${body.rpc.trustLevel}, index lag ${body.index.lagBlocks === null ? "unknown" : `${body.index.lagBlocks} blocks`}).`;
     if (body.history) charts.replaceChildren(...body.history.series.map(seriesChart));
     else charts.replaceChildren(el("p", {}, "Availability history cannot be read right now."));
   } catch {

@@ -1,15 +1,28 @@
-import { type Address, encodeFunctionData, parseAbi } from "viem";
+import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbi, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IssuedKey } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
+import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend, post } from "../access/support";
 import { unlimitedRates } from "../support/access";
-import { testManifest } from "../support/devnet";
+import { testClient, testManifest } from "../support/devnet";
+import { testFacilitator, testX402Service } from "../support/x402";
+import { fundedKey, payingFetch } from "../x402/support";
 import { discoveryApp, grown, operatorHeaders, operatorTotals } from "./support";
 
 const manifest = testManifest();
+const usdcBalanceSlot = 8n;
+
+/** Writes `amount` into `holder`'s devnet USDC balance (FiatTokenV2 keeps balanceOf at slot 8), and checks it reads back. */
+async function giveUsdc(holder: Address, amount: bigint) {
+  const client = testClient(manifest);
+  const slot = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, usdcBalanceSlot]));
+  await client.setStorageAt({ address: baseUsdc, index: slot, value: toHex(amount, { size: 32 }) });
+  const balance = await client.readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+  if (balance !== amount) throw new Error(`USDC balance slot is not ${usdcBalanceSlot}`);
+}
 const fixture = manifest.contracts.plainToken as Address;
 
 /** A free key for a fresh wallet (a signature: no funds), as the site tells people to get one. */
@@ -56,6 +69,22 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     });
   });
 
+  test("behavior: an x402 payment's settlement counts as the route's X402 answer; a refused payment counts nothing", async () => {
+    // A payer of this file's own, holding devnet USDC (its balance written into the token's storage),
+    // and a gas key of its own for the facilitator: no other file settles from either.
+    const payer = generatePrivateKey();
+    await giveUsdc(privateKeyToAccount(payer).address, 1_000_000n);
+    const gasKey = await fundedKey(manifest);
+    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey) });
+    const paying = discoveryApp(manifest, backend, {}, {}, x402).app;
+    const before = await operatorTotals(paying);
+    const paid = await payingFetch(paying, payer)(`http://localhost/v1/gas/fees`);
+    expect(paid.status).toBe(200);
+    const unpaid = await payingFetch(paying, generatePrivateKey())(`http://localhost/v1/gas/fees`);
+    expect(unpaid.status).toBe(402);
+    expect(grown(before, await operatorTotals(paying))).toEqual({ "SERVED GET /v1/gas/fees VIA X402": 1 });
+  }, 60_000);
+
   test("behavior: counters never carry an identifier (no key, wallet, address or key id)", async () => {
     const { apiKey, wallet, keyId } = await claimFreeKey(app);
     await app.request(`/v1/audit/${fixture}`, { headers: { "x-api-key": apiKey } });
@@ -66,7 +95,7 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
       expect(text.includes(id.toLowerCase()), id).toBe(false);
     expect(text).not.toMatch(/0x[0-9a-f]{6,}/);
     for (const { name } of rows)
-      expect(name).toMatch(/^([A-Z_]+|SERVED (GET|POST) \/[a-z0-9/{}]+ VIA [A-Z_]+|EVENT [a-zA-Z]+( [a-zA-Z]+){1,2})$/);
+      expect(name).toMatch(/^([A-Z_]+|SERVED (GET|POST) \/[a-z0-9/{}]+ VIA [A-Z0-9_]+|EVENT [a-zA-Z]+( [a-zA-Z]+){1,2})$/);
   });
 
   test("default: the public view names the active counters of the last 30 days and holds no figure", async () => {

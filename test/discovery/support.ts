@@ -1,6 +1,8 @@
 import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { createApp } from "../../api/app";
+import type { DiscoveryDeps } from "../../api/routes/discovery";
 import type { AggregateStats } from "../../api/stats/StatsResponse";
+import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
 import { testAccessDeps } from "../support/access";
@@ -8,11 +10,17 @@ import { testAppDeps, testDiscoveryDeps, testOperatorStatsToken } from "../suppo
 import { testX402Service } from "../support/x402";
 
 /** An app whose keys, counters and stats all live in `backend`'s store; the client address is read from x-forwarded-for. */
-export function discoveryApp(manifest: Manifest, backend: Backend, access: Partial<CreateAccessDepsParameters> = {}) {
-  const discovery = testDiscoveryDeps(backend.store);
+export function discoveryApp(
+  manifest: Manifest,
+  backend: Backend,
+  access: Partial<CreateAccessDepsParameters> = {},
+  discoveryOverrides: Partial<DiscoveryDeps> = {},
+  x402: X402Service = testX402Service(manifest, backend.store),
+) {
+  const discovery = testDiscoveryDeps(backend.store, discoveryOverrides);
   const deps = testAppDeps(manifest, backend.indexDb, {
     access: testAccessDeps(manifest, backend.indexDb, { store: backend.store, clientIpHeader: "x-forwarded-for", ...access }),
-    x402: testX402Service(manifest, backend.store),
+    x402,
     discovery,
   });
   return { app: createApp(deps), discovery };
