@@ -51,6 +51,21 @@ const challengeClaimErrors = [
   "DATA_SOURCE_UNAVAILABLE",
 ] as const;
 
+const fileParam = { params: z.object({ file: z.string().max(64) }) };
+
+/**
+ * A page or file of the site: public, left out of the OpenAPI document, and not rate limited (a few
+ * bytes from memory, cacheable); an unknown file is 404.
+ */
+const staticRoute = {
+  method: "get",
+  access: "public",
+  rateLimited: false,
+  hidden: true,
+  responses: { 200: { description: "HTML, a script or a style sheet" } },
+  errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
+} as const;
+
 /**
  * Every route of the API, defined once: method, path, access, credits, x402 price, request and
  * response schemas, error codes. The app, the OpenAPI document and the plan catalogue are built from
@@ -170,46 +185,21 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "INVALID_PARAMETER", "UNKNOWN_SAMPLE", "RATE_LIMITED"],
   }),
   site: defineRoute({
-    method: "get",
+    ...staticRoute,
     path: "/",
     summary: "The site: what the service does, plans, a demo audit, status, and how to connect",
-    access: "public",
-    rateLimited: false,
-    hidden: true,
-    responses: { 200: { description: "HTML" } },
-    errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
   }),
-  siteAsset: defineRoute({
-    method: "get",
-    path: "/site/{file}",
-    summary: "The site's script and style sheet",
-    access: "public",
-    rateLimited: false,
-    hidden: true,
-    request: { params: z.object({ file: z.string().max(64) }) },
-    responses: { 200: { description: "A static file" } },
-    errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
-  }),
+  siteAsset: defineRoute({ ...staticRoute, path: "/site/{file}", summary: "The site's script and style sheet", request: fileParam }),
   docs: defineRoute({
-    method: "get",
+    ...staticRoute,
     path: "/docs",
     summary: "Interactive API documentation of the OpenAPI document (Swagger UI, served from this origin)",
-    access: "public",
-    rateLimited: false,
-    hidden: true,
-    responses: { 200: { description: "HTML" } },
-    errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
   }),
   docsAsset: defineRoute({
-    method: "get",
+    ...staticRoute,
     path: "/docs/{file}",
     summary: "The docs page's script and style sheets (swagger-ui-dist)",
-    access: "public",
-    rateLimited: false,
-    hidden: true,
-    request: { params: z.object({ file: z.string().max(64) }) },
-    responses: { 200: { description: "A static file" } },
-    errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
+    request: fileParam,
   }),
   plans: defineRoute({
     method: "get",

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { ProductCta, ProductPage } from "../../api/events/ProductEvent";
-import { type Backend, backendNames, openBackend, post } from "../access/support";
+import { backendNames, post } from "../access/support";
 import { testManifest } from "../support/devnet";
-import { discoveryApp, grown, operatorTotals } from "./support";
+import { grown, operatorTotals, useDiscoveryBackend } from "./support";
 
 const manifest = testManifest();
 
@@ -33,23 +33,17 @@ const malformed: [string, unknown][] = [
 ];
 
 describe.each(backendNames)("POST /v1/events on %s", (name) => {
-  let backend: Backend;
-  let app: ReturnType<typeof discoveryApp>["app"];
-  beforeAll(async () => {
-    backend = await openBackend(name);
-    ({ app } = discoveryApp(manifest, backend));
-  });
-  afterAll(() => backend.close());
+  const suite = useDiscoveryBackend(manifest, name);
 
   test("default: a page view and a click are 202 with no body, and arrive as today's counters", async () => {
-    const before = await operatorTotals(app);
-    const viewed = await post(app, "/v1/events", { event: "pageViewed", page: "home" });
+    const before = await operatorTotals(suite.app);
+    const viewed = await post(suite.app, "/v1/events", { event: "pageViewed", page: "home" });
     expect(viewed.status).toBe(202);
     expect(await viewed.text()).toBe("");
     for (let i = 0; i < 3; i++) {
-      expect((await post(app, "/v1/events", { event: "ctaClicked", page: "docs", cta: "getFreeKey" })).status).toBe(202);
+      expect((await post(suite.app, "/v1/events", { event: "ctaClicked", page: "docs", cta: "getFreeKey" })).status).toBe(202);
     }
-    expect(grown(before, await operatorTotals(app))).toEqual({
+    expect(grown(before, await operatorTotals(suite.app))).toEqual({
       "EVENT pageViewed home": 1,
       "EVENT ctaClicked docs getFreeKey": 3,
     });
@@ -57,25 +51,34 @@ describe.each(backendNames)("POST /v1/events on %s", (name) => {
 
   test("behavior: every published page and call to action is accepted", async () => {
     for (const page of ProductPage.options) {
-      expect((await post(app, "/v1/events", { event: "pageViewed", page })).status).toBe(202);
-      for (const cta of ProductCta.options) expect((await post(app, "/v1/events", { event: "ctaClicked", page, cta })).status).toBe(202);
+      expect((await post(suite.app, "/v1/events", { event: "pageViewed", page })).status).toBe(202);
+      for (const cta of ProductCta.options)
+        expect((await post(suite.app, "/v1/events", { event: "ctaClicked", page, cta })).status).toBe(202);
     }
   });
 
   test("error: unknown fields, values, free text and identifiers are 400 and count nothing", async () => {
-    const before = await operatorTotals(app);
+    const before = await operatorTotals(suite.app);
     for (const [label, body] of malformed) {
-      const res = await post(app, "/v1/events", body);
+      const res = await post(suite.app, "/v1/events", body);
       expect(res.status, label).toBe(400);
       expect(await res.json(), label).toMatchObject({ error: "INVALID_BODY", message: expect.any(String) });
     }
-    const notJson = await app.request("/v1/events", { method: "POST", headers: { "content-type": "application/json" }, body: "{event:" });
+    const notJson = await suite.app.request("/v1/events", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{event:",
+    });
     expect(notJson.status).toBe(400);
-    const form = await app.request("/v1/events", { method: "POST", headers: { "content-type": "text/plain" }, body: "event=pageViewed" });
+    const form = await suite.app.request("/v1/events", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "event=pageViewed",
+    });
     expect(form.status).toBe(400);
-    const padded = await post(app, "/v1/events", { event: "pageViewed", page: "home", pad: "x".repeat(2000) });
+    const padded = await post(suite.app, "/v1/events", { event: "pageViewed", page: "home", pad: "x".repeat(2000) });
     expect(padded.status).toBe(413);
-    expect(grown(before, await operatorTotals(app))).toEqual({});
+    expect(grown(before, await operatorTotals(suite.app))).toEqual({});
   });
 
   test("behavior: nothing identifying reaches the store or the logs (address, user agent, referrer)", async () => {
@@ -85,13 +88,13 @@ describe.each(backendNames)("POST /v1/events on %s", (name) => {
     );
     const canaries = { "x-forwarded-for": "203.0.113.77", "user-agent": "ua-canary-5d1f", referer: "https://referrer-canary.example/p" };
     try {
-      expect((await post(app, "/v1/events", { event: "pageViewed", page: "home" }, canaries)).status).toBe(202);
-      expect((await post(app, "/v1/events", { event: "pageViewed", page: "home", wallet: "0xcanary" }, canaries)).status).toBe(400);
-      await operatorTotals(app);
+      expect((await post(suite.app, "/v1/events", { event: "pageViewed", page: "home" }, canaries)).status).toBe(202);
+      expect((await post(suite.app, "/v1/events", { event: "pageViewed", page: "home", wallet: "0xcanary" }, canaries)).status).toBe(400);
+      await operatorTotals(suite.app);
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
-    const stored = await backend.dump();
+    const stored = await suite.backend.dump();
     for (const canary of [...Object.values(canaries), "203.0.113", "0xcanary"]) {
       expect(stored.includes(canary), canary).toBe(false);
       expect(logged.join("\n").includes(canary), canary).toBe(false);

@@ -1,16 +1,16 @@
 import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbi, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IssuedKey } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
 import { baseUsdc } from "../../base/baseChain";
-import { type Backend, backendNames, openBackend, post } from "../access/support";
+import { backendNames, post } from "../access/support";
 import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { testFacilitator, testX402Service } from "../support/x402";
 import { fundedKey, payingFetch } from "../x402/support";
-import { discoveryApp, grown, operatorHeaders, operatorTotals } from "./support";
+import { discoveryApp, grown, operatorHeaders, operatorTotals, useDiscoveryBackend } from "./support";
 
 const manifest = testManifest();
 const usdcBalanceSlot = 8n;
@@ -37,29 +37,23 @@ async function claimFreeKey(app: ReturnType<typeof discoveryApp>["app"]) {
 }
 
 describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (name) => {
-  let backend: Backend;
-  let app: ReturnType<typeof discoveryApp>["app"];
-  beforeAll(async () => {
-    backend = await openBackend(name);
-    ({ app } = discoveryApp(manifest, backend));
-  });
-  afterAll(() => backend.close());
+  const suite = useDiscoveryBackend(manifest, name);
 
   test("behavior: counters move when the routes do their work: keys issued, audits, demo audits, preflights, revocations", async () => {
-    const before = await operatorTotals(app);
-    const { apiKey } = await claimFreeKey(app);
+    const before = await operatorTotals(suite.app);
+    const { apiKey } = await claimFreeKey(suite.app);
     const key = { "x-api-key": apiKey };
-    expect((await app.request(`/v1/audit/${fixture}`, { headers: key })).status).toBe(200);
-    expect((await app.request(`/v1/security/score/${fixture}`, { headers: key })).status).toBe(200);
-    expect((await app.request(`/v1/demo/audit/${fixture}`)).status).toBe(200);
+    expect((await suite.app.request(`/v1/audit/${fixture}`, { headers: key })).status).toBe(200);
+    expect((await suite.app.request(`/v1/security/score/${fixture}`, { headers: key })).status).toBe(200);
+    expect((await suite.app.request(`/v1/demo/audit/${fixture}`)).status).toBe(200);
     const mint = encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [fixture, 1n] });
     const preflight = { chainId: 8453, to: manifest.contracts.diamond, data: mint, from: manifest.accounts.deployer.address };
-    expect((await post(app, "/v1/transaction/preflight", preflight, key)).status).toBe(200);
+    expect((await post(suite.app, "/v1/transaction/preflight", preflight, key)).status).toBe(200);
     // Refused work counts nothing: a bad address, no credential (402).
-    expect((await app.request("/v1/audit/0x1234", { headers: key })).status).toBe(400);
-    expect((await app.request(`/v1/audit/${fixture}`)).status).toBe(402);
-    expect((await post(app, "/v1/keys/revoke", { confirm: true }, key)).status).toBe(200);
-    expect(grown(before, await operatorTotals(app))).toEqual({
+    expect((await suite.app.request("/v1/audit/0x1234", { headers: key })).status).toBe(400);
+    expect((await suite.app.request(`/v1/audit/${fixture}`)).status).toBe(402);
+    expect((await post(suite.app, "/v1/keys/revoke", { confirm: true }, key)).status).toBe(200);
+    expect(grown(before, await operatorTotals(suite.app))).toEqual({
       FREE_KEY_ISSUED: 1,
       KEY_REVOKED: 1,
       "SERVED GET /v1/audit/{address} VIA API_KEY": 1,
@@ -75,8 +69,8 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     const payer = generatePrivateKey();
     await giveUsdc(privateKeyToAccount(payer).address, 1_000_000n);
     const gasKey = await fundedKey(manifest);
-    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey) });
-    const paying = discoveryApp(manifest, backend, {}, {}, x402).app;
+    const x402 = testX402Service(manifest, suite.backend.store, { facilitator: testFacilitator(manifest, gasKey) });
+    const paying = discoveryApp(manifest, suite.backend, {}, {}, x402).app;
     const before = await operatorTotals(paying);
     const paid = await payingFetch(paying, payer)(`http://localhost/v1/gas/fees`);
     expect(paid.status).toBe(200);
@@ -86,9 +80,9 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
   }, 60_000);
 
   test("behavior: counters never carry an identifier (no key, wallet, address or key id)", async () => {
-    const { apiKey, wallet, keyId } = await claimFreeKey(app);
-    await app.request(`/v1/audit/${fixture}`, { headers: { "x-api-key": apiKey } });
-    const rows = (await backend.sql("SELECT day, bucket, name, count FROM app.daily_counter")) as { name: string }[];
+    const { apiKey, wallet, keyId } = await claimFreeKey(suite.app);
+    await suite.app.request(`/v1/audit/${fixture}`, { headers: { "x-api-key": apiKey } });
+    const rows = (await suite.backend.sql("SELECT day, bucket, name, count FROM app.daily_counter")) as { name: string }[];
     expect(rows.length).toBeGreaterThan(0);
     const text = JSON.stringify(rows).toLowerCase();
     for (const id of [apiKey, wallet, keyId, fixture, manifest.contracts.diamond as string])
@@ -99,7 +93,7 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
   });
 
   test("default: the public view names the active counters of the last 30 days and holds no figure", async () => {
-    const res = await app.request("/v1/stats");
+    const res = await suite.app.request("/v1/stats");
     expect(res.status).toBe(200);
     const stats = (await res.json()) as PublicStats;
     expect(stats).toMatchObject({ view: "PUBLIC", days: 30 });
@@ -110,7 +104,7 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
   });
 
   test("behavior: the operator view gives exact daily counts of a bucket; days 1..400", async () => {
-    const res = await app.request("/v1/stats?days=400&bucket=test", { headers: operatorHeaders });
+    const res = await suite.app.request("/v1/stats?days=400&bucket=test", { headers: operatorHeaders });
     expect(res.status).toBe(200);
     const stats = (await res.json()) as AggregateStats;
     expect(stats).toMatchObject({ view: "OPERATOR", bucket: "test", days: 400 });
@@ -118,30 +112,34 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     expect(summed).toBe(stats.totals.FREE_KEY_ISSUED);
     expect(stats.totals.FREE_KEY_ISSUED).toBeGreaterThanOrEqual(2);
     // The production bucket holds none of the devnet's counts.
-    const production = (await (await app.request("/v1/stats?bucket=production", { headers: operatorHeaders })).json()) as AggregateStats;
+    const production = (await (
+      await suite.app.request("/v1/stats?bucket=production", { headers: operatorHeaders })
+    ).json()) as AggregateStats;
     expect(production).toMatchObject({ bucket: "production", totals: {}, daily: [] });
   });
 
   test("error: days outside 1..400 or not an integer is 400", async () => {
     for (const days of ["0", "401", "-1", "1.5", "abc", "", "030", "1e2"]) {
-      const res = await app.request(`/v1/stats?days=${days}`);
+      const res = await suite.app.request(`/v1/stats?days=${days}`);
       expect(res.status, days).toBe(400);
       expect(await res.json(), days).toMatchObject({ error: "INVALID_PARAMETER" });
     }
   });
 
   test("error: bucket without operator authorization, or a wrong token, is 401", async () => {
-    const noAuth = await app.request("/v1/stats?bucket=production");
+    const noAuth = await suite.app.request("/v1/stats?bucket=production");
     expect(noAuth.status).toBe(401);
     expect(await noAuth.json()).toMatchObject({ error: "OPERATOR_UNAUTHORIZED" });
     for (const authorization of ["Bearer wrong-token-0123456789abcdef0123456789", "Basic abc", `Bearer ${"x".repeat(40)}`]) {
-      const res = await app.request("/v1/stats", { headers: { authorization } });
+      const res = await suite.app.request("/v1/stats", { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
     }
   });
 
   test("behavior: the public view is limited per client address (IPv6 by /64), the operator view per token", async () => {
-    const limited = discoveryApp(manifest, backend, { rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 2 } }) }).app;
+    const limited = discoveryApp(manifest, suite.backend, {
+      rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 2 } }),
+    }).app;
     const from = (ip: string, headers: Record<string, string> = {}) =>
       limited.request("/v1/stats", { headers: { "x-forwarded-for": ip, ...headers } });
     expect((await from("2001:db8:1:2::1")).status).toBe(200);

@@ -1,10 +1,11 @@
+import { afterAll, beforeAll } from "vitest";
 import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { createApp } from "../../api/app";
 import type { DiscoveryDeps } from "../../api/routes/discovery";
 import type { AggregateStats } from "../../api/stats/StatsResponse";
 import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
-import type { Backend } from "../access/support";
+import { type Backend, openBackend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps, testDiscoveryDeps, testOperatorStatsToken } from "../support/app";
 import { testX402Service } from "../support/x402";
@@ -24,6 +25,17 @@ export function discoveryApp(
     discovery,
   });
   return { app: createApp(deps), discovery };
+}
+
+/** The suite's backend and app over it, opened before its tests and closed after them. */
+export function useDiscoveryBackend(manifest: Manifest, name: Backend["name"]) {
+  const suite = {} as { backend: Backend; app: ReturnType<typeof createApp> };
+  beforeAll(async () => {
+    suite.backend = await openBackend(name);
+    suite.app = discoveryApp(manifest, suite.backend).app;
+  });
+  afterAll(() => suite.backend.close());
+  return suite;
 }
 
 export const operatorHeaders = { authorization: `Bearer ${testOperatorStatsToken}` };
