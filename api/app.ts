@@ -14,11 +14,13 @@ import { mountCapabilityRoutes } from "./routes/capabilities";
 import { mountCatalogueRoutes } from "./routes/catalogue";
 import { createAccessChain, createRouteMounter } from "./routes/createRouteMounter";
 import { mountDemoRoutes } from "./routes/demo";
+import { type DiscoveryDeps, mountDiscoveryRoutes } from "./routes/discovery";
 import { mountKeyRoutes } from "./routes/keys";
 import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
 import { mountOnboardingRoutes } from "./routes/onboarding";
 import { mountOperatorRoutes } from "./routes/operator";
 import { mountProbeRoutes } from "./routes/probes";
+import { mountSiteRoutes } from "./routes/site";
 import { createStatusCheck, mountStatusRoutes } from "./routes/status";
 import type { X402Service } from "./x402/createX402Service";
 
@@ -35,6 +37,8 @@ export type AppDeps = {
   x402: X402Service | null;
   /** The MCP endpoints' allowed origins and stream bound; default: the service's own origins, 1,000 streams. */
   mcp?: McpOptions;
+  /** Usage counters and stats, product events, the status history's sampling. */
+  discovery: DiscoveryDeps;
 };
 
 /**
@@ -69,11 +73,12 @@ export function createApp(deps: AppDeps) {
 
   // Before any route: a credential in the URL never reaches a handler.
   app.use(rejectQueryCredentials());
-  const accessChain = createAccessChain(deps.access, deps.x402);
+  const accessChain = createAccessChain(deps.access, deps.x402, deps.discovery.counters);
   const mount = createRouteMounter(app, accessChain);
-  const checkStatus = createStatusCheck(deps.status);
+  const checkStatus = createStatusCheck(deps.status, deps.discovery);
   mountProbeRoutes(mount, deps.status);
   mountStatusRoutes(mount, checkStatus);
+  mountDiscoveryRoutes(mount, deps.discovery, deps.access);
   mountDemoRoutes(mount, deps.capability);
   mountCapabilityRoutes(mount, deps.capability);
   mountMarketRoutes(mount, deps.market);
@@ -87,6 +92,7 @@ export function createApp(deps: AppDeps) {
     origins,
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
+  mountSiteRoutes(mount, deps.access);
   mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));

@@ -148,6 +148,12 @@ export const EnvSchema = z.object({
     .optional(),
   /** Enables GET /v1/operator/gateway-proxy-digest; unset: that route is 404. */
   OPERATOR_BOOTSTRAP_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Enables the operator view of GET /v1/stats (Authorization: Bearer <token>); unset: public view only. */
+  OPERATOR_STATS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Seconds between health samples of the status history. */
+  HEALTH_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
+  /** Requests one client address may make per minute to the keyless routes (shared budget), and an operator token to the stats. */
+  PUBLIC_REQUESTS_PER_MINUTE: positiveCount.default(60),
   /** Header a trusted load balancer puts the client address in (last entry wins), for public rate limits. */
   CLIENT_IP_HEADER: z
     .string()
@@ -239,9 +245,13 @@ export type Config = {
     creditLeaseMax: number | undefined;
     /** Per-minute limits replacing the catalogue's, by tier. */
     tierRateLimits: Partial<Record<z.infer<typeof KeyTier>, number>>;
+    /** Requests per minute per client address on the keyless routes (and per operator token on the stats). */
+    publicRequestsPerMinute: number;
   };
   /** The MCP endpoints: browser origins allowed besides the service's own, and the open-stream bound. */
   mcp: { allowedOrigins: string[]; maxStreams: number };
+  /** Stats, events and the status history. */
+  discovery: { operatorStatsToken: string | undefined; healthSampleIntervalSeconds: number };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
   x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
   logLevel: Env["LOG_LEVEL"];
@@ -312,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       creditLeaseMax: e.CREDIT_LEASE_MAX,
       tierRateLimits: e.TIER_RATE_LIMITS ?? {},
+      publicRequestsPerMinute: e.PUBLIC_REQUESTS_PER_MINUTE,
     },
     mcp: {
       allowedOrigins: [
@@ -323,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ],
       maxStreams: e.MCP_MAX_SSE_STREAMS,
     },
+    discovery: { operatorStatsToken: e.OPERATOR_STATS_TOKEN, healthSampleIntervalSeconds: e.HEALTH_SAMPLE_INTERVAL_SECONDS },
     x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
     logLevel: e.LOG_LEVEL,
   };

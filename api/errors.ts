@@ -87,6 +87,7 @@ export const errorCodes = {
   MCP_NOT_ACCEPTABLE: { status: 406, retryable: false, description: "Accept allows neither application/json nor text/event-stream" },
   NOT_FOUND: { status: 404, retryable: false, description: "no such route (the operator bootstrap route is 404 unless configured)" },
   UNKNOWN_SYMBOL: { status: 404, retryable: false, description: "the token symbol is not tracked (the answer lists the supported ones)" },
+  UNKNOWN_SAMPLE: { status: 404, retryable: false, description: "no sample has this name (the answer lists them)" },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: "the path exists under other methods (see Allow)" },
   FREE_KEY_EXISTS: { status: 409, retryable: false, description: "the wallet already has its free key" },
   RECOVERY_CHALLENGE_CONSUMED: { status: 409, retryable: false, description: "the recovery challenge was already used" },

@@ -11,6 +11,8 @@ import { demoSamples } from "./capability/demoSamples";
 import { probeProvider } from "./chain/probeProvider";
 import { resolveProviders } from "./chain/providers";
 import { type Config, loadConfig } from "./config";
+import { type CheckStatusDeps, checkStatus } from "./health/checkStatus";
+import { createHealthSampler } from "./health/createHealthSampler";
 import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
@@ -18,6 +20,8 @@ import { catalogueRates } from "./keys/toIssuedKey";
 import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
+import { createUsageCounters } from "./stats/createUsageCounters";
+import { counterBucketOf } from "./store/countDaily";
 import { createAppStore } from "./store/createAppStore";
 import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
@@ -62,6 +66,29 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
         })
       : null;
+  const status: CheckStatusDeps = {
+    indexDb,
+    appStore,
+    payoutAddress,
+    providers,
+    chainId: baseChainId,
+    source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
+    maxIndexLagBlocks,
+    x402Facilitator: x402?.facilitator ?? null,
+  };
+  const environment = config.chain.kind === "devnet" ? "test" : "live";
+  const { healthSampleIntervalSeconds } = config.discovery;
+  const counters = onePerProcess("usageCounters", () => createUsageCounters({ db: appStore.db, bucket: counterBucketOf(environment) }));
+  onePerProcess("healthSampler", () => {
+    const sampler = createHealthSampler({
+      db: appStore.db,
+      check: () => checkStatus({ ...status, readHead: (provider, tag) => probeProvider(provider, tag, 2000) }),
+      gatewayConfigured: config.access.gatewayProxySecretSha256 !== undefined,
+      intervalSeconds: healthSampleIntervalSeconds,
+    });
+    sampler.start();
+    return sampler;
+  });
   const rates = { ...catalogueRates, ...config.access.tierRateLimits };
   const access = createAccessDeps({
     store: appStore,
@@ -71,7 +98,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chain: config.chain.kind,
       devFile: config.access.devPepperFile,
     }),
-    environment: config.chain.kind === "devnet" ? "test" : "live",
+    environment,
     chainId: baseChainId,
     providers,
     indexDb,
@@ -80,7 +107,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     rateLimits: onePerProcess("rateLimits", () =>
       createRateLimits({
         redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
-        perMinute: { ...defaultRatePerMinute, ...rates },
+        perMinute: { ...defaultRatePerMinute, ...rates, PUBLIC: config.access.publicRequestsPerMinute },
       }),
     ),
     rates,
@@ -91,16 +118,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     maxLeaseCredits: config.access.creditLeaseMax,
   });
   const app = createApp({
-    status: {
-      indexDb,
-      appStore,
-      payoutAddress,
-      providers,
-      chainId: baseChainId,
-      source: config.chain.kind === "devnet" ? "devnet" : "base-mainnet",
-      maxIndexLagBlocks,
-      x402Facilitator: x402?.facilitator ?? null,
-    },
+    status,
     capability: {
       providers,
       chainId: baseChainId,
@@ -114,6 +132,13 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     access,
     x402,
     mcp: config.mcp,
+    discovery: {
+      appStore,
+      counters,
+      bucket: counterBucketOf(environment),
+      operatorStatsToken: config.discovery.operatorStatsToken,
+      healthSampleIntervalSeconds,
+    },
   });
   return { app, credits: access.credits };
 }

@@ -22,7 +22,7 @@ import { createObservationCache } from "../api/capability/createObservationCache
 import type { IndexDb } from "../api/index/indexDb";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
 import { testOrigins, unlimitedAbuse, unlimitedRates } from "../test/support/access";
-import { testMarketDeps } from "../test/support/app";
+import { testDiscoveryDeps, testMarketDeps } from "../test/support/app";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { storeProKey } from "./storeProKey";
 
@@ -95,6 +95,7 @@ try {
     market: testMarketDeps(providers, indexDb),
     access,
     x402: null,
+    discovery: testDiscoveryDeps(store),
   });
 
   const stages: Record<string, () => Promise<unknown>> = {

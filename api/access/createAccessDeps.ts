@@ -93,7 +93,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     rates,
   };
   return {
-    keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates }),
+    keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates, environment: p.environment }),
     credits,
     rateLimits: p.rateLimits,
     clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TrustLevel } from "../chain/ObservationBlock";
+import { StatusHistory } from "./StatusHistory";
 
 export const ProviderProbe = z.strictObject({
   name: z.string(),
@@ -61,5 +62,7 @@ export const StatusReport = z.strictObject({
     /** Why x402 is UNAVAILABLE (GAS_KEY_UNFUNDED, RPC_UNREACHABLE, CHAIN_NOT_EVIDENCE_GRADE, APP_STORE_UNAVAILABLE, FACILITATOR_UNREACHABLE, ...), else null. */
     x402Reason: z.string().nullable(),
   }),
+  /** Recorded availability per series and window (GET /v1/status; absent when the app store cannot be read). */
+  history: StatusHistory.optional(),
 });
 export type StatusReport = z.infer<typeof StatusReport>;

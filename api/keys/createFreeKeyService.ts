@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { failure, type Result, success } from "../errors";
-import { countDaily } from "../store/countDaily";
+import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import { insertKey } from "../store/keyQueries";
 import { generateId } from "./apiKeyFormat";
 import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
@@ -63,7 +63,7 @@ export function createFreeKeyService(deps: CreateFreeKeyServiceParameters): Free
           cycleAnchor: now,
         });
         if (!key) return freeKeyExists;
-        await countDaily(tx, "FREE_KEY_ISSUED", now);
+        await countDaily(tx, "FREE_KEY_ISSUED", utcDay(now), counterBucketOf(environment));
         return key;
       });
       return issued.ok ? success(toIssuedKey(issued.value, { status: "ISSUED", rawKey: secret.raw, rates: deps.rates })) : issued;

@@ -1,9 +1,9 @@
 import { getAddress } from "viem";
 import type { CreditService } from "../access/createCreditService";
-import { countDaily } from "../store/countDaily";
+import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
 import { type KeyInfo, revokeKey } from "../store/keyQueries";
-import { apiKeyPattern } from "./apiKeyFormat";
+import { apiKeyPattern, type KeyEnvironment } from "./apiKeyFormat";
 import type { KeyCache } from "./createKeyCache";
 import type { KeyHasher } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
@@ -28,9 +28,11 @@ export type CreateKeyServiceParameters = {
   credits: CreditService;
   clock: () => Date;
   rates: TierRates;
+  /** The deployment's key environment: which bucket its revocations are counted in. */
+  environment: KeyEnvironment;
 };
 
-export function createKeyService({ db, hash, cache, credits, clock, rates }: CreateKeyServiceParameters): KeyService {
+export function createKeyService({ db, hash, cache, credits, clock, rates, environment }: CreateKeyServiceParameters): KeyService {
   return {
     async authenticate(rawKey) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
@@ -56,7 +58,7 @@ export function createKeyService({ db, hash, cache, credits, clock, rates }: Cre
       const now = clock();
       const revoked = await db.transaction(async (tx) => {
         const row = await revokeKey(tx, key.id, now);
-        if (row) await countDaily(tx, "KEY_REVOKED", now);
+        if (row) await countDaily(tx, "KEY_REVOKED", utcDay(now), counterBucketOf(environment));
         return row;
       });
       cache.invalidate();

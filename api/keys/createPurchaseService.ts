@@ -4,7 +4,7 @@ import { type Failure, failure, type Result, success } from "../errors";
 import type { EthQuote, EthQuoteValue } from "../market/EthQuote";
 import { requiredConfirmations } from "../payments/confirmations";
 import type { PaymentVerifier } from "../payments/createPaymentVerifier";
-import { countDaily } from "../store/countDaily";
+import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import { extendKey, insertKey, type KeyInfo } from "../store/keyQueries";
 import { insertRedemption } from "../store/redemptionQueries";
 import { generateId } from "./apiKeyFormat";
@@ -146,7 +146,9 @@ export function createPurchaseService(deps: CreatePurchaseServiceParameters): Pu
           redeemedAt: now,
         });
         if (!redeemed) return alreadyRedeemed;
-        await countDaily(tx, renewed ? "KEY_RENEWED" : "PAID_KEY_ISSUED", now);
+        const bucket = counterBucketOf(environment);
+        await countDaily(tx, renewed ? "KEY_RENEWED" : "PAID_KEY_ISSUED", utcDay(now), bucket);
+        await countDaily(tx, `PAYMENT_SETTLED_${paid.asset}`, utcDay(now), bucket);
         return { key, renewed: renewed !== undefined };
       });
       if (!outcome.ok) return outcome;

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { failure, type Result, success } from "../errors";
-import { countDaily } from "../store/countDaily";
+import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import { findRecoverableKey, rotateKeySecret } from "../store/keyQueries";
 import { type ChallengeServiceParameters, checkChallenge, consumeChallenge, type IssuedChallenge, issueChallenge } from "./challenges";
 import { recoveryMessage } from "./intentMessage";
@@ -69,7 +69,7 @@ export function createRecoveryService(deps: CreateRecoveryServiceParameters): Re
         if (!key) {
           return failure("RECOVERY_TARGET_CHANGED", "the key changed since the challenge (recovered or revoked); request a new challenge");
         }
-        await countDaily(tx, "KEY_RECOVERED", now);
+        await countDaily(tx, "KEY_RECOVERED", utcDay(now), counterBucketOf(environment));
         return key;
       });
       if (replaced.ok) deps.onKeyChanged();

@@ -10,6 +10,8 @@ import { requireApiKey } from "../access/requireApiKey";
 import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
 import { jsonBody } from "../http/jsonBody";
+import { servedCounter } from "../stats/counterNames";
+import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
 import { payPerCall } from "../x402/payPerCall";
@@ -23,12 +25,13 @@ export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHan
 export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[];
 
 /**
- * The middleware of a route, in this order: the access policy (credential, rate limit; on a payable
- * route with an x402 price and `x402` configured, else per-call payment), the hourly intent budget,
- * the credit meter, the app store's readiness, the JSON body. The REST routes and the MCP tools that
- * serve them run the same chain.
+/**
+ * The middleware of a route, in this order: the served counter (it sees the final status, after any
+ * x402 settlement), the access policy (credential, rate limit; on a payable route with an x402 price
+ * and `x402` configured, else per-call payment), the hourly intent budget, the credit meter, the app
+ * store's readiness, the JSON body. The REST routes and the MCP tools that serve them run the same chain.
  */
-export function createAccessChain(access: AccessDeps, x402: X402Service | null): AccessChain {
+export function createAccessChain(access: AccessDeps, x402: X402Service | null, counters: UsageCounters): AccessChain {
   const limitPerClient = publicLimit(access);
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
@@ -48,7 +51,14 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null):
     operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
   } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 
+  const countServed = (route: RouteDefinition): MiddlewareHandler<AccessEnv> =>
+    async function countServed(c, next) {
+      await next();
+      if (c.res.status >= 200 && c.res.status < 300) counters.add(servedCounter(route.name, c.get("principal")));
+    };
+
   return (route) => [
+    ...(route.counted ? [countServed(route)] : []),
     ...(route.access === "public" && route.rateLimited === false ? [] : policies[route.access](route)),
     ...(route.createsIntent ? [intentsPerClient] : []),
     ...(route.credits ? [chargeCredits({ ...access, cost: route.credits })] : []),

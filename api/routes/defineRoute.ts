@@ -38,6 +38,8 @@ export type RouteDefinitionInput = {
   appStore?: boolean;
   /** The route stores an intent: limited per client address an hour (429 INTENT_RATE_LIMITED). */
   createsIntent?: boolean;
+  /** Its 2xx answers are counted per day by how they were paid (the stats' SERVED counters). */
+  counted?: boolean;
   request?: RequestSchemas;
   /** Largest body accepted (413 BODY_TOO_LARGE beyond it); default 64 KiB. */
   maxBodyBytes?: number;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AuditResponse, ScoreResponse } from "../capability/AuditResponse";
 import { TransactionPreflightRequest } from "../capability/preflightTransaction";
 import { TransactionPreflightResponse } from "../capability/TransactionPreflightResponse";
+import { ProductCta, ProductEvent, ProductPage } from "../events/ProductEvent";
 import { StatusReport } from "../health/StatusReport";
 import { AddressParam, SymbolParam } from "../http/params";
 import { IntentEnvelope, IssuedKey, KeySelf, Plans, PurchaseIntent, RecoveryIntent, RevokeResult } from "../keys/records";
@@ -11,6 +12,9 @@ import { marketSymbols } from "../market/marketSymbols";
 import { feeHistoryBlocks } from "../market/observeGasFees";
 import { TokenPriceResponse } from "../market/TokenPriceResponse";
 import { WhaleSignalsResponse } from "../market/WhaleSignalsResponse";
+import { SampleEnvelope, SampleIndex } from "../samples/SampleEnvelope";
+import { sampleNames } from "../samples/sampleNames";
+import { AggregateStats, PublicStats, StatsQuery } from "../stats/StatsResponse";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
 import { defineRoute, jsonRequestBody, type RouteDefinition } from "./defineRoute";
 
@@ -47,6 +51,21 @@ const challengeClaimErrors = [
   "DATA_SOURCE_UNAVAILABLE",
 ] as const;
 
+const fileParam = { params: z.object({ file: z.string().max(64) }) };
+
+/**
+ * A page or file of the site: public, left out of the OpenAPI document, and not rate limited (a few
+ * bytes from memory, cacheable); an unknown file is 404.
+ */
+const staticRoute = {
+  method: "get",
+  access: "public",
+  rateLimited: false,
+  hidden: true,
+  responses: { 200: { description: "HTML, a script or a style sheet" } },
+  errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
+} as const;
+
 /**
  * Every route of the API, defined once: method, path, access, credits, x402 price, request and
  * response schemas, error codes. The app, the OpenAPI document and the plan catalogue are built from
@@ -58,12 +77,11 @@ export const routes = {
     path: "/v1/status",
     summary: "Live status of persistence, Base RPC trust, the index, verdict quality and payment settlement",
     access: "public",
-    rateLimited: false,
     responses: {
-      200: { description: "Status", schema: StatusReport },
+      200: { description: "Status, with `history`: availability per series and window where enough samples exist", schema: StatusReport },
       503: { description: "Persistence and RPC both unreachable (the same Status body)", schema: StatusReport },
     },
-    errors: ["CREDENTIAL_IN_QUERY"],
+    errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   health: defineRoute({
     method: "get",
@@ -104,6 +122,85 @@ export const routes = {
     responses: { 200: { description: "The OpenAPI document" } },
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
+  stats: defineRoute({
+    method: "get",
+    path: "/v1/stats",
+    summary: "Aggregate usage: redacted public metadata, or exact identifier-free daily counters with the operator token",
+    description:
+      "Without Authorization: PublicStats (which counters moved, never a figure), limited per client address. With Authorization: Bearer <OPERATOR_STATS_TOKEN>: AggregateStats of `bucket` (default production), limited per token. `bucket` without operator authorization is 401.",
+    access: "public",
+    rateLimited: false,
+    appStore: true,
+    request: { query: StatsQuery },
+    responses: {
+      200: {
+        description: "PublicStats, or AggregateStats with operator authorization",
+        schema: z.union([PublicStats, AggregateStats]),
+        headers: ["X-RateLimit-Remaining"],
+      },
+    },
+    errors: [
+      "CREDENTIAL_IN_QUERY",
+      "INVALID_PARAMETER",
+      "OPERATOR_UNAUTHORIZED",
+      "TOO_MANY_FAILED_AUTHENTICATIONS",
+      "RATE_LIMITED",
+      "PERSISTENCE_UNAVAILABLE",
+    ],
+  }),
+  events: defineRoute({
+    method: "post",
+    path: "/v1/events",
+    summary: "A product event of the site (pageViewed, ctaClicked), kept only as a daily aggregate counter",
+    description: `Fixed enum dimensions only: page one of ${ProductPage.options.join(", ")}; cta one of ${ProductCta.options.join(", ")}. Any other field is 400. Nothing identifying is read or stored (no address, wallet, key, user agent or referrer). Bodies up to 1 KiB.`,
+    access: "public",
+    request: { body: jsonRequestBody(ProductEvent) },
+    maxBodyBytes: 1024,
+    responses: { 202: { description: "Counted (no body)" } },
+    errors: [...bodyErrors, "CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
+  }),
+  samples: defineRoute({
+    method: "get",
+    path: "/v1/samples",
+    summary: "The free frozen samples of the paid routes",
+    access: "public",
+    responses: { 200: { description: "Sample index", schema: SampleIndex, headers: ["X-RateLimit-Remaining"] } },
+    errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
+  }),
+  sample: defineRoute({
+    method: "get",
+    path: "/v1/sample",
+    summary: "One frozen sample envelope: a real paid answer captured from the devnet (never current, never payment-gated)",
+    description: `Names: ${sampleNames.join(", ")}. Any other name is 404 UNKNOWN_SAMPLE.`,
+    access: "public",
+    request: {
+      query: z.object({
+        name: z
+          .string()
+          .max(64)
+          .meta({ description: `One of ${sampleNames.join(", ")}` }),
+      }),
+    },
+    responses: { 200: { description: "Sample envelope", schema: SampleEnvelope, headers: ["X-RateLimit-Remaining"] } },
+    errors: ["CREDENTIAL_IN_QUERY", "INVALID_PARAMETER", "UNKNOWN_SAMPLE", "RATE_LIMITED"],
+  }),
+  site: defineRoute({
+    ...staticRoute,
+    path: "/",
+    summary: "The site: what the service does, plans, a demo audit, status, and how to connect",
+  }),
+  siteAsset: defineRoute({ ...staticRoute, path: "/site/{file}", summary: "The site's script and style sheet", request: fileParam }),
+  docs: defineRoute({
+    ...staticRoute,
+    path: "/docs",
+    summary: "Interactive API documentation of the OpenAPI document (Swagger UI, served from this origin)",
+  }),
+  docsAsset: defineRoute({
+    ...staticRoute,
+    path: "/docs/{file}",
+    summary: "The docs page's script and style sheets (swagger-ui-dist)",
+    request: fileParam,
+  }),
   plans: defineRoute({
     method: "get",
     path: "/v1/plans",
@@ -117,6 +214,7 @@ export const routes = {
     path: "/v1/demo/audit/{address}",
     summary: "Free demo: full evidence for the published samples, a tiered preview for any other address",
     access: "public",
+    counted: true,
     request: addressPath,
     responses: { 200: { description: "AuditResponse with `demo`, or a PREVIEW record", headers: provenanceHeaders } },
     errors: ["CREDENTIAL_IN_QUERY", "INVALID_ADDRESS", "RATE_LIMITED", ...observationErrors],
@@ -126,6 +224,7 @@ export const routes = {
     path: "/v1/audit/{address}",
     summary: "Capability observations, proxy resolution and coverage index of one address at a pinned block",
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.02,
     request: addressPath,
@@ -137,6 +236,7 @@ export const routes = {
     path: "/v1/security/score/{address}",
     summary: "Coverage index with its deduction breakdown (legacy URL)",
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.02,
     request: addressPath,
@@ -148,6 +248,7 @@ export const routes = {
     path: "/v1/dex/metrics",
     summary: "Reserves, ±2% depth and 24 h volume summed over the tracked pools, with the exact coverage",
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.01,
     responses: { 200: { description: "DexMetricsResponse", schema: DexMetricsResponse, headers: meteredHeaders } },
@@ -159,6 +260,7 @@ export const routes = {
     summary: "USD price of a tracked token: the median of its up-to-five deepest indexed pools",
     description: `Symbols: ${marketSymbols.join(", ")}, matched case-insensitively (the answer spells it canonically). An untracked symbol is 404 UNKNOWN_SYMBOL with the supported list.`,
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.005,
     request: { params: z.object({ symbol: SymbolParam }) },
@@ -170,6 +272,7 @@ export const routes = {
     path: "/v1/whales/signals",
     summary: "The newest (at most 50) tracked-token transfers at or above their threshold, in a bounded recent block window",
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.02,
     responses: { 200: { description: "WhaleSignalsResponse", schema: WhaleSignalsResponse, headers: meteredHeaders } },
@@ -182,6 +285,7 @@ export const routes = {
     description:
       "One decision credit, charged only after a valid evidence-grade answer is prepared; 503 when evidence grade cannot be reached. Bodies up to 320 KiB (128 KiB of calldata as hex).",
     access: "apiKeyOrGateway",
+    counted: true,
     credits: 1,
     request: { body: jsonRequestBody(TransactionPreflightRequest) },
     maxBodyBytes: 320 * 1024,
@@ -203,6 +307,7 @@ export const routes = {
       "Base gas fees at a pinned block: eth_gasPrice, the next block's base fee, priority-fee percentiles and the L1 data-fee parameters",
     description: `Every figure is read at one block pinned at evidence grade (its provider and trust level in the headers and in provenance): priority-fee percentiles come from eth_feeHistory over the ${feeHistoryBlocks} blocks ending there, the L1 parameters from the GasPriceOracle predeploy. Cached for at most one block. The route takes no query parameters and ignores unknown ones (credential-shaped ones are 401).`,
     access: "apiKeyOrX402",
+    counted: true,
     credits: 1,
     x402PriceUsd: 0.005,
     responses: { 200: { description: "GasFees", schema: GasFees, headers: meteredHeaders } },

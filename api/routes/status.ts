@@ -1,18 +1,32 @@
 import { probeProvider } from "../chain/probeProvider";
 import { type CheckStatusDeps, checkStatus } from "../health/checkStatus";
+import { readAvailability } from "../health/readAvailability";
 import type { StatusReport } from "../health/StatusReport";
 import { shareHeadReads } from "../health/shareHeadReads";
+import type { AppStore } from "../store/createAppStore";
 import type { MountRoute } from "./createRouteMounter";
 import { routes } from "./routeTable";
 
+/** Where the status route reads the recorded health samples, their sampling interval, and the clock the windows end at. */
+export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSeconds: number; clock?: () => Date };
+
 /**
- * The live status check the route and the MCP tool answer with: provider head reads are shared by
- * concurrent calls and reused for a second.
+ * The live status with its recorded availability, as the route and the MCP tool answer it: provider
+ * head reads are shared by concurrent calls and reused for a second.
  */
-export function createStatusCheck(deps: CheckStatusDeps): () => Promise<StatusReport> {
+export function createStatusCheck(deps: CheckStatusDeps, history: StatusHistoryDeps): () => Promise<StatusReport> {
   // A provider that hangs costs the status page two seconds at most.
   const readHead = shareHeadReads(deps.readHead ?? ((provider, tag) => probeProvider(provider, tag, 2000)), { now: deps.now });
-  return () => checkStatus({ ...deps, readHead });
+  const now = history.clock ?? (() => new Date());
+  return async () => {
+    const [report, availability] = await Promise.all([
+      checkStatus({ ...deps, readHead }),
+      history.appStore.ready
+        .then(() => readAvailability(history.appStore.db, now(), history.healthSampleIntervalSeconds))
+        .catch(() => undefined),
+    ]);
+    return { ...report, ...(availability ? { history: availability } : {}) };
+  };
 }
 
 /** The live status: 200, or 503 with the same body when persistence and RPC are both down. */

@@ -1,16 +1,36 @@
-import { sql } from "drizzle-orm";
+import { and, between, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import type { AppDb } from "./createAppStore";
 import { dailyCounter } from "./schema";
 
-/** The identifier-free events counted per UTC day. */
-export const DailyCounterName = z.enum(["FREE_KEY_ISSUED", "PAID_KEY_ISSUED", "KEY_RENEWED", "KEY_RECOVERED", "KEY_REVOKED"]);
-export type DailyCounterName = z.infer<typeof DailyCounterName>;
+/** Where a deployment's counts go: `production` for live keys (Base mainnet), `test` for the devnet's. */
+export const CounterBucket = z.enum(["production", "test"]);
+export type CounterBucket = z.infer<typeof CounterBucket>;
 
-/** Adds one to today's (UTC) count of `name`. */
-export async function countDaily(db: AppDb, name: DailyCounterName, now: Date): Promise<void> {
+export const counterBucketOf = (environment: KeyEnvironment): CounterBucket => (environment === "live" ? "production" : "test");
+
+/** The UTC day of `now`, YYYY-MM-DD. */
+export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/** Adds `by` to the count of `name` on `day` (UTC, YYYY-MM-DD) in `bucket`. */
+export async function countDaily(db: AppDb, name: string, day: string, bucket: CounterBucket, by = 1): Promise<void> {
   await db
     .insert(dailyCounter)
-    .values({ day: now.toISOString().slice(0, 10), name, count: 1 })
-    .onConflictDoUpdate({ target: [dailyCounter.day, dailyCounter.name], set: { count: sql`${dailyCounter.count} + 1` } });
+    .values({ day, bucket, name, count: by })
+    .onConflictDoUpdate({
+      target: [dailyCounter.day, dailyCounter.bucket, dailyCounter.name],
+      set: { count: sql`${dailyCounter.count} + ${by}` },
+    });
+}
+
+export type DailyCount = { day: string; name: string; count: number };
+
+/** Every count of `bucket` from `fromDay` to `toDay` (inclusive, YYYY-MM-DD), by day then name. */
+export async function readDailyCounts(db: AppDb, bucket: CounterBucket, fromDay: string, toDay: string): Promise<DailyCount[]> {
+  return db
+    .select({ day: dailyCounter.day, name: dailyCounter.name, count: dailyCounter.count })
+    .from(dailyCounter)
+    .where(and(eq(dailyCounter.bucket, bucket), between(dailyCounter.day, fromDay, toDay)))
+    .orderBy(dailyCounter.day, dailyCounter.name);
 }

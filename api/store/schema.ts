@@ -118,16 +118,51 @@ export const creditUsage = appSchema.table(
   (t) => [check("credit_usage_used_nonnegative", sql`${t.used} >= 0 AND ${t.dayUsed} >= 0`)],
 );
 
-/** Identifier-free daily counters of onboarding events (no key, wallet or address: a name and a count). */
+/**
+ * Identifier-free daily counters (no key, wallet, address or client: a day, a bucket, a name and a
+ * count). `bucket` separates a test deployment's (devnet) counts from production's.
+ */
 export const dailyCounter = appSchema.table(
   "daily_counter",
   {
     /** UTC date, YYYY-MM-DD. */
     day: text("day").notNull(),
+    bucket: text("bucket", { enum: ["production", "test"] })
+      .notNull()
+      .default("production"),
     name: text("name").notNull(),
     count: bigint("count", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.name] })],
+  (t) => [primaryKey({ columns: [t.day, t.bucket, t.name] })],
+);
+
+/**
+ * Health samples, one row per series per sample (the sample time truncated to its interval, so
+ * replicas sampling the same minute write one row). Kept for the raw window (24 h), then pruned:
+ * `healthRollup` holds the hours beyond it.
+ */
+export const healthSample = appSchema.table(
+  "health_sample",
+  {
+    series: text("series").notNull(),
+    sampledAt: at("sampled_at").notNull(),
+    /** UP, DOWN, or NOT_CONFIGURED (left out of availability). */
+    state: text("state", { enum: ["UP", "DOWN", "NOT_CONFIGURED"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.sampledAt] })],
+);
+
+/** Health samples rolled up per series and UTC hour (written with each sample), pruned after 30 days. */
+export const healthRollup = appSchema.table(
+  "health_rollup",
+  {
+    series: text("series").notNull(),
+    hour: at("hour").notNull(),
+    up: integer("up").notNull(),
+    /** Samples that count (UP or DOWN). */
+    counted: integer("counted").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.hour] })],
 );
 
 /**

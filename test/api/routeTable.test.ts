@@ -16,7 +16,9 @@ describe("the route table", () => {
     const files = sources(apiDir).map((path) => ({ path: relative(apiDir, path), text: readFileSync(path, "utf8") }));
     for (const route of routeList) {
       // The path as written, in Hono's `:param` form, and its static part before a parameter.
-      const forms = [route.path, route.path.replace(/\{(\w+)\}/g, ":$1"), route.path.split("{")[0] as string];
+      // The root path "/" is the start of every path literal: only longer forms say anything.
+      const forms = [route.path, route.path.replace(/\{(\w+)\}/g, ":$1"), route.path.split("{")[0] as string].filter((f) => f.length > 1);
+      if (forms.length === 0) continue;
       const holders = files.filter((f) => forms.some((form) => f.text.includes(`"${form}`) || f.text.includes(`\`${form}`)));
       expect(
         holders.map((f) => f.path),

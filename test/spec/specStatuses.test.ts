@@ -123,7 +123,22 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
       return createApp({ ...deps, status: { ...deps.status, ...status } }).request("/v1/status");
     },
   },
+  "GET /v1/stats": {
+    200: () => get(apps.ok, "/v1/stats"),
+    401: () => get(apps.ok, "/v1/stats?bucket=test"),
+    429: () => twice((app) => get(app, "/v1/stats")),
+  },
+  "POST /v1/events": {
+    202: () => post(apps.ok, "/v1/events", { event: "pageViewed", page: "home" }),
+    400: () => post(apps.ok, "/v1/events", { event: "pageViewed", page: "home", referrer: "https://example.com" }),
+    429: () => twice((app) => post(app, "/v1/events", { event: "pageViewed", page: "home" })),
+  },
   "GET /v1/plans": { 200: () => get(apps.ok, "/v1/plans") },
+  "GET /v1/samples": { 200: () => get(apps.ok, "/v1/samples") },
+  "GET /v1/sample": {
+    200: () => get(apps.ok, "/v1/sample?name=transaction-preflight"),
+    404: () => get(apps.ok, "/v1/sample?name=gas-price"),
+  },
   "GET /v1/demo/audit/{address}": {
     200: () => get(apps.ok, `/v1/demo/audit/${fixture}`),
     400: () => get(apps.ok, "/v1/demo/audit/0x1234"),

@@ -4,7 +4,27 @@
  * unauthenticated route is limited per client address (429).
  */
 export const additions: Record<string, { status: number; why: string }[]> = {
-  "GET /v1/status": [{ status: 401, why: "a credential in the query string" }],
+  "GET /v1/status": [
+    { status: 401, why: "a credential in the query string" },
+    { status: 429, why: "limited per client address" },
+  ],
+  "GET /v1/stats": [
+    { status: 400, why: "days outside 1..400 or not an integer" },
+    { status: 503, why: "the app store holding the counters is unreachable" },
+  ],
+  "POST /v1/events": [
+    { status: 401, why: "a credential in the query string" },
+    { status: 413, why: "body cap (1 KiB)" },
+  ],
+  "GET /v1/samples": [
+    { status: 401, why: "a credential in the query string" },
+    { status: 429, why: "limited per client address" },
+  ],
+  "GET /v1/sample": [
+    { status: 400, why: "name missing" },
+    { status: 401, why: "a credential in the query string" },
+    { status: 429, why: "limited per client address" },
+  ],
   "GET /v1/plans": [
     { status: 401, why: "a credential in the query string" },
     { status: 429, why: "limited per client address" },

@@ -6,6 +6,9 @@ import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
+import type { DiscoveryDeps } from "../../api/routes/discovery";
+import { createUsageCounters } from "../../api/stats/createUsageCounters";
+import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
 import { testX402Service } from "./x402";
@@ -29,6 +32,21 @@ export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIn
   };
 }
 
+/** The operator stats token of the test apps. */
+export const testOperatorStatsToken = "operator-stats-token-0123456789abcdef";
+
+/** Usage counters (written on flush only), stats and history over `appStore`, in the devnet's `test` bucket. */
+export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides: Partial<DiscoveryDeps> = {}): DiscoveryDeps {
+  return {
+    appStore,
+    counters: createUsageCounters({ db: appStore.db, bucket: "test", flushIntervalMs: 0 }),
+    bucket: "test",
+    operatorStatsToken: testOperatorStatsToken,
+    healthSampleIntervalSeconds: 60,
+    ...overrides,
+  };
+}
+
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
   const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
@@ -47,6 +65,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
     capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
     access: testAccessDeps(manifest, indexDb),
     market: testMarketDeps(providers, indexDb),
+    discovery: testDiscoveryDeps(),
     ...overrides,
     x402,
   };

@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Context } from "hono";
+import type { ServiceOrigins } from "../config";
+import { ApiError } from "../errors";
+import { freeKeyMessage } from "../keys/intentMessage";
+import type { MountRoute } from "./createRouteMounter";
+import { routes } from "./routeTable";
+
+const siteDirectory = fileURLToPath(new URL("../../site", import.meta.url));
+const swaggerUiDirectory = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+
+/** Everything from this origin, no inline script or style element: the pages work offline and behind this policy. */
+const contentSecurityPolicy =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+type StaticFile = { body: Uint8Array; type: string };
+
+const file = (path: string, type: string): StaticFile => ({ body: readFileSync(path), type });
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** The site's page with the origin and an example of the exact free-key message filled in. */
+function homePage(origin: string): StaticFile {
+  const example = freeKeyMessage({
+    origin,
+    intentId: "int_000000000000000000000000",
+    wallet: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    createdAt: new Date("2026-01-01T00:00:00.000Z"),
+    expiresAt: new Date("2026-01-01T00:15:00.000Z"),
+  });
+  const html = readFileSync(join(siteDirectory, "index.html"), "utf8")
+    .replaceAll("{{origin}}", escapeHtml(origin))
+    .replace("{{freeKeyMessage}}", escapeHtml(example));
+  return { body: new TextEncoder().encode(html), type: "text/html; charset=utf-8" };
+}
+
+/**
+ * The site at `/` (and its script and style sheet under /site/) and the interactive API docs at
+ * /docs (swagger-ui-dist's bundle, served from this origin), read once into memory.
+ */
+export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigins }) {
+  const home = homePage(deps.origins.public);
+  const docs = file(join(siteDirectory, "docs.html"), "text/html; charset=utf-8");
+  const siteAssets: Record<string, StaticFile> = {
+    "site.js": file(join(siteDirectory, "site.js"), "text/javascript; charset=utf-8"),
+    "site.css": file(join(siteDirectory, "site.css"), "text/css; charset=utf-8"),
+  };
+  const docsAssets: Record<string, StaticFile> = {
+    "docs.js": file(join(siteDirectory, "docs.js"), "text/javascript; charset=utf-8"),
+    "swagger-ui-bundle.js": file(join(swaggerUiDirectory, "swagger-ui-bundle.js"), "text/javascript; charset=utf-8"),
+    "swagger-ui.css": file(join(swaggerUiDirectory, "swagger-ui.css"), "text/css; charset=utf-8"),
+  };
+  const send = (c: Context, f: StaticFile | undefined) => {
+    if (!f) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
+    c.header("Content-Type", f.type);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", "public, max-age=300");
+    if (f.type.startsWith("text/html")) c.header("Content-Security-Policy", contentSecurityPolicy);
+    return c.body(f.body as Uint8Array<ArrayBuffer>, 200);
+  };
+  mount(routes.site, (c) => send(c, home));
+  mount(routes.docs, (c) => send(c, docs));
+  mount(routes.siteAsset, (c) =>
+    send(c, Object.hasOwn(siteAssets, c.req.valid("param").file) ? siteAssets[c.req.valid("param").file] : undefined),
+  );
+  mount(routes.docsAsset, (c) =>
+    send(c, Object.hasOwn(docsAssets, c.req.valid("param").file) ? docsAssets[c.req.valid("param").file] : undefined),
+  );
+}
