@@ -187,7 +187,8 @@ export const EnvSchema = z.object({
         .map((o) => o.trim().replace(/\/$/, ""))
         .filter((o) => o.length > 0),
     )
-    .pipe(z.array(z.string().regex(/^https?:\/\/[^/?#\s]+$/, "each must be an http(s) origin such as https://app.example.com"))),
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/?#\s]+$/, "each must be an http(s) origin such as https://app.example.com")))
+    .optional(),
   /** Open MCP streams (legacy SSE sessions; 2026-era listen streams) per replica; beyond it GET /sse is 503. */
   MCP_MAX_SSE_STREAMS: positiveCount.max(100_000).default(1000),
   /** Per-minute limits of keys to replace by tier (`PRO=600000`: a load test); the plans state the limits in force. */
