@@ -12,10 +12,17 @@ export const mcpToolAnnotations = { readOnlyHint: true, destructiveHint: false, 
 
 /**
  * The HTTP connection a tool call came on, handed to the SDK as its pass-through `authInfo`: no token is
- * verified there; each tool enforces its route's access itself from the request's headers.
+ * verified there; each tool enforces its route's access itself from the request's headers. The client
+ * address is copied now, in the shape `getConnInfo` reads: a legacy session's tool runs after its POST
+ * was answered, when the socket may be gone.
  */
 export function connectionOf(c: Context): AuthInfo {
-  return { token: "", clientId: "", scopes: [], extra: { env: c.env } };
+  const bindings = c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string } } } | undefined;
+  const socket = bindings?.incoming?.socket;
+  const env = socket
+    ? { incoming: { socket: { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, remoteFamily: socket.remoteFamily } } }
+    : undefined;
+  return { token: "", clientId: "", scopes: [], extra: { env } };
 }
 
 /**

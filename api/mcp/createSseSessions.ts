@@ -6,8 +6,6 @@ export type SseSessions = {
   /** A new session with its own server, or null when `maxStreams` streams are open. */
   open(messagesPath: string): SseSessionTransport | null;
   get(sessionId: string): SseSessionTransport | undefined;
-  readonly size: number;
-  closeAll(): Promise<void>;
 };
 
 export type CreateSseSessionsParameters = {
@@ -37,11 +35,5 @@ export function createSseSessions({ newServer, maxStreams, keepAliveMs }: Create
       return transport;
     },
     get: (sessionId) => sessions.get(sessionId),
-    get size() {
-      return sessions.size;
-    },
-    async closeAll() {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-    },
   };
 }

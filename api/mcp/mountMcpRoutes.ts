@@ -8,7 +8,7 @@ import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
 import { defaultMaxBodyBytes } from "../routes/defineRoute";
 import { routes } from "../routes/routeTable";
 import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
-import { createSseSessions, type SseSessions } from "./createSseSessions";
+import { createSseSessions } from "./createSseSessions";
 import type { McpTool } from "./mcpTools";
 import { serverCard } from "./serverCard";
 
@@ -35,9 +35,9 @@ const maxMessageBytes = defaultMaxBodyBytes;
 /**
  * The MCP endpoints: the Streamable HTTP one (the v2 SDK's stateless handler, 2026-07-28 and the 2025-era
  * versions) behind our Origin, Accept and one-message-per-POST checks; the legacy SSE stream and its messages (2024-11-05)
- * over our own session transport; and the server card. Answers the legacy sessions, for shutdown.
+ * over our own session transport; and the server card.
  */
-export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, options }: MountMcpRoutesParameters): SseSessions {
+export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, options }: MountMcpRoutesParameters): void {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const newServer = createMcpServerFactory(tools, accessChain);
   const handler = createMcpHandler(() => newServer(), {
@@ -109,7 +109,6 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     }
     return c.json(card, 200);
   });
-  return sessions;
 }
 
 /** One JSON-RPC message, a JSON object; anything else is answered here as a JSON-RPC error (a batch array runs nothing). */

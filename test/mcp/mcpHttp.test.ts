@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testOrigins } from "../support/access";
 import { testManifest } from "../support/devnet";
-import { type McpTestService, proKey, startMcpService } from "./support";
+import { connectV2Sse, type McpTestService, proKey, startMcpService } from "./support";
 
 /** This file signs as users[13]'s wallet in its own store (no transactions). */
 const manifest = testManifest();
@@ -199,6 +199,19 @@ describe("legacy GET /sse and POST /messages", () => {
     expect((await post(endpoint, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })).status).toBe(200);
     expect((await readFrames(stream, (f) => f.includes('"id":2'))).join("\n")).toContain("svc_get_whale_signals");
     abort.abort();
+  });
+
+  test("default: the v2 client's SSE transport works too (list, a free call, a keyed call)", async () => {
+    const client = await connectV2Sse(service.origin, { "x-api-key": apiKey });
+    try {
+      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).structuredContent).toMatchObject({
+        apiVersion: "2.2.0",
+      });
+      expect((await client.callTool({ name: "svc_get_gas_metrics", arguments: {} })).structuredContent).toMatchObject({ chainId: 8453 });
+    } finally {
+      await client.close();
+    }
   });
 
   test("error: an unknown session is 404; beyond the configured streams GET /sse is 503, and a dropped stream frees its place", async () => {

@@ -2,6 +2,8 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createRateLimits } from "../../api/access/createRateLimits";
+import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { signedPayment } from "../support/signedPayment";
 import { usdcBalance, usdcTransfersFrom } from "../x402/support";
@@ -107,5 +109,31 @@ describe("x402 over MCP", () => {
       await client.close();
     }
     expect(await usdcBalance(manifest, payer.address)).toBe(before);
+  });
+});
+
+describe("limits", () => {
+  test("behavior: keyless tool calls spend the client address's per-minute budget as REST calls do, on /mcp and on a legacy session", async () => {
+    const limited = await startMcpService(manifest, {}, { rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 4 } }) });
+    try {
+      for (const kind of ["v2 default (2025)", "v1 SSE (2024-11-05)"] as const) {
+        const client = await connectClient(kind, limited.origin);
+        try {
+          const texts = [];
+          for (let i = 0; i < 3; i++) texts.push((await client.callTool({ name: "svc_get_gas_metrics", arguments: {} })).content[0]?.text);
+          // The first kind's three and a REST call spend the budget of 4; the second kind's calls are all refused.
+          if (kind === "v2 default (2025)") {
+            expect(texts.map((t) => t?.split(":")[0])).toEqual(["PAYMENT_REQUIRED", "PAYMENT_REQUIRED", "PAYMENT_REQUIRED"]);
+            expect((await fetch(`${limited.origin}/v1/gas/fees`)).status).toBe(402);
+          } else {
+            expect(texts.map((t) => t?.split(":")[0])).toEqual(["RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED"]);
+          }
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await limited.stop();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { SSEClientTransport as V1SseTransport } from "@modelcontextprotocol/sdk/
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { type AppDeps, createApp } from "../../api/app";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
@@ -30,14 +31,18 @@ export type McpTestService = {
   stop(): Promise<void>;
 };
 
-export async function startMcpService(manifest: Manifest, overrides: Partial<AppDeps> = {}): Promise<McpTestService> {
+export async function startMcpService(
+  manifest: Manifest,
+  overrides: Partial<AppDeps> = {},
+  accessOverrides: Partial<CreateAccessDepsParameters> = {},
+): Promise<McpTestService> {
   const backend = await openBackend(process.env.DATABASE_URL ? "postgres" : "pglite");
   const { store } = backend;
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   // Its own gas key: settlements from one key in two test files would race on its nonce.
   const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
-  const access = testAccessDeps(manifest, marketIndex.indexDb, { store });
+  const access = testAccessDeps(manifest, marketIndex.indexDb, { store, ...accessOverrides });
   const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
   const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
