@@ -78,7 +78,12 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   };
   const environment = config.chain.kind === "devnet" ? "test" : "live";
   const { healthSampleIntervalSeconds } = config.discovery;
-  const counters = onePerProcess("usageCounters", () => createUsageCounters({ db: appStore.db, bucket: counterBucketOf(environment) }));
+  const counters = onePerProcess("usageCounters", () => {
+    const created = createUsageCounters({ db: appStore.db, bucket: counterBucketOf(environment) });
+    // A stopping process writes the counts it still holds (best effort, beside Ponder's own shutdown).
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void created.stop().catch(() => {}));
+    return created;
+  });
   onePerProcess("healthSampler", () => {
     const sampler = createHealthSampler({
       db: appStore.db,

@@ -7,7 +7,7 @@ import type { StatusReport } from "./StatusReport";
 export type HealthSampler = {
   /** Takes one sample now (by the sampler's clock): one row per series, then prunes. */
   sampleOnce(): Promise<void>;
-  /** Samples every interval until `stop()` (the timer does not keep the process alive). */
+  /** Samples now, then every interval until `stop()` (the timer does not keep the process alive). */
   start(): void;
   stop(): void;
 };
@@ -48,7 +48,9 @@ export function createHealthSampler({
     start() {
       if (timer) return;
       // A failed sample (the store down) is simply missing: availability counts only what was recorded.
-      timer = setInterval(() => void sampleOnce().catch(() => {}), intervalMs);
+      const sample = () => void sampleOnce().catch(() => {});
+      sample();
+      timer = setInterval(sample, intervalMs);
       timer.unref();
     },
     stop() {

@@ -18,7 +18,16 @@ const contentSecurityPolicy =
 
 type StaticFile = { body: Uint8Array; type: string };
 
-const file = (path: string, type: string): StaticFile => ({ body: readFileSync(path), type });
+const read = new Map<string, StaticFile>();
+
+/** A static file's bytes, read once per process (the Swagger UI bundle is 1.5 MB; every app mounts it). */
+function file(path: string, type: string): StaticFile {
+  const known = read.get(path);
+  if (known) return known;
+  const loaded = { body: readFileSync(path), type };
+  read.set(path, loaded);
+  return loaded;
+}
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The site's page with the origin and an example of the exact free-key message filled in. */

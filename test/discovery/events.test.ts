@@ -1,6 +1,6 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ProductCta, ProductPage } from "../../api/events/ProductEvent";
-import { backendNames, post } from "../access/support";
+import { backendNames, captureLogs, post } from "../access/support";
 import { testManifest } from "../support/devnet";
 import { grown, operatorTotals, useDiscoveryBackend } from "./support";
 
@@ -82,22 +82,19 @@ describe.each(backendNames)("POST /v1/events on %s", (name) => {
   });
 
   test("behavior: nothing identifying reaches the store or the logs (address, user agent, referrer)", async () => {
-    const logged: string[] = [];
-    const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) =>
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" "))),
-    );
+    const logs = captureLogs();
     const canaries = { "x-forwarded-for": "203.0.113.77", "user-agent": "ua-canary-5d1f", referer: "https://referrer-canary.example/p" };
     try {
       expect((await post(suite.app, "/v1/events", { event: "pageViewed", page: "home" }, canaries)).status).toBe(202);
       expect((await post(suite.app, "/v1/events", { event: "pageViewed", page: "home", wallet: "0xcanary" }, canaries)).status).toBe(400);
       await operatorTotals(suite.app);
     } finally {
-      for (const spy of spies) spy.mockRestore();
+      logs.restore();
     }
     const stored = await suite.backend.dump();
     for (const canary of [...Object.values(canaries), "203.0.113", "0xcanary"]) {
       expect(stored.includes(canary), canary).toBe(false);
-      expect(logged.join("\n").includes(canary), canary).toBe(false);
+      expect(logs.text().includes(canary), canary).toBe(false);
     }
   });
 });

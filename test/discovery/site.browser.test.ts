@@ -83,7 +83,7 @@ afterAll(async () => {
 });
 
 describe("the site and the docs page in a real browser (Debian's chromium)", () => {
-  test("default: the site loads without a console error, lists the plans, audits a devnet fixture and draws the status charts; its events arrive as counters", async () => {
+  test("default: the site loads without a console error (and without a wallet extension), lists the plans, audits a devnet fixture and draws the status charts; its events arrive as counters", async () => {
     const before = await operatorTotals(app);
     const { page, errors } = await openPage("/");
     await page.locator("#plans-table table").waitFor();
@@ -131,6 +131,12 @@ describe("the site and the docs page in a real browser (Debian's chromium)", () 
         expect((await app.request(asset)).status, asset).toBe(200);
       }
     }
+    // The site is small: its page, script and style sheet together under 32 KiB.
+    let bytes = 0;
+    for (const path of ["/", "/site/site.js", "/site/site.css"]) bytes += (await (await app.request(path)).arrayBuffer()).byteLength;
+    expect(bytes).toBeLessThan(32 * 1024);
+    expect((await app.request("/site/../package.json")).status).toBe(404);
+    expect((await app.request("/docs/package.json")).status).toBe(404);
   });
 
   test("behavior: the docs page (Swagger UI from our origin) lists every documented route, with no console error", async () => {

@@ -1,11 +1,12 @@
-import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbi, toHex } from "viem";
+import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbi, parseEther, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
-import type { IssuedKey } from "../../api/keys/records";
+import type { IssuedKey, PurchaseIntent } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
 import { baseUsdc } from "../../base/baseChain";
-import { backendNames, post } from "../access/support";
+import { createDevnetClient } from "../../devnet/client";
+import { backendNames, mine, post, testEthQuote } from "../access/support";
 import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { testFacilitator, testX402Service } from "../support/x402";
@@ -62,6 +63,24 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
       "SERVED POST /v1/transaction/preflight VIA API_KEY": 1,
     });
   });
+
+  test("behavior: a paid key bought with ETH counts the key and its payment by kind", async () => {
+    const buying = discoveryApp(manifest, suite.backend, { ethQuote: testEthQuote }).app;
+    const buyerKey = generatePrivateKey();
+    const buyer = privateKeyToAccount(buyerKey);
+    const wallet = createDevnetClient(manifest.rpcUrl, buyerKey);
+    await wallet.setBalance({ address: buyer.address, value: parseEther("10") });
+    const before = await operatorTotals(buying);
+    const { intent } = (await (
+      await post(buying, "/v1/subscribe/intents", { tier: "STARTER", userWallet: buyer.address })
+    ).json()) as PurchaseIntent;
+    const hash = await wallet.sendTransaction({ to: manifest.payoutAddress, value: BigInt(intent.eth?.amountWei as string) });
+    await wallet.waitForTransactionReceipt({ hash });
+    await mine(manifest, 3);
+    const signature = await buyer.signMessage({ message: intent.messageToSign });
+    expect((await post(buying, "/v1/subscribe/crypto", { intentId: intent.intentId, signature, txHash: hash })).status).toBe(200);
+    expect(grown(before, await operatorTotals(buying))).toEqual({ PAID_KEY_ISSUED: 1, PAYMENT_SETTLED_ETH: 1 });
+  }, 60_000);
 
   test("behavior: an x402 payment's settlement counts as the route's X402 answer; a refused payment counts nothing", async () => {
     // A payer of this file's own, holding devnet USDC (its balance written into the token's storage),

@@ -59,6 +59,10 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     });
     expect(later.body.index.lagBlocks).toBeLessThanOrEqual(later.body.index.maxLagBlocks);
     expect(later.body.status).toBe("OPERATIONAL");
+    // The server samples its health from the start: the history holds that first sample, and no figure yet.
+    const core = later.body.history?.series.find((s) => s.series === "legacyCore");
+    expect(core?.windows[0]).toMatchObject({ window: "24h", status: "INSUFFICIENT_SAMPLES" });
+    expect(core?.windows[0]?.samples).toBeGreaterThanOrEqual(1);
 
     // Moving markets: the traffic generator swaps, so pool prices change on their own.
     const manifest = readManifest(service.manifestPath);
