@@ -1,0 +1,77 @@
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
+import { createDevnetClient } from "../../devnet/client";
+import type { Manifest } from "../../devnet/manifest";
+import { createThrowawayDatabase } from "../support/postgres";
+import { type RunningService, startService, waitForJson } from "../support/startService";
+
+/** One `npm start` for a client test file: on a throwaway Postgres database when DATABASE_URL is set, else PGlite. */
+export type ClientTestService = {
+  service: RunningService;
+  /** The service's Postgres database, or null on PGlite. */
+  databaseUrl: string | null;
+  /** SQL on the service's app store (Postgres only: PGlite belongs to the service's process). */
+  sql: ((text: string, params?: unknown[]) => Promise<unknown[]>) | null;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the service with `env` and waits until it serves market data and x402 settlement
+ * (`/ready`, then a status with the index fresh and x402 AVAILABLE).
+ */
+export async function startClientTestService(env: Record<string, string>): Promise<ClientTestService> {
+  const databaseUrl = process.env.DATABASE_URL;
+  const db = databaseUrl ? await createThrowawayDatabase(databaseUrl) : null;
+  // MCP_ALLOWED_ORIGINS: main's config has no default for it yet (npm start without it exits at once; reported).
+  const service = await startService({ MCP_ALLOWED_ORIGINS: "https://app.example.com", ...env, ...(db ? { DATABASE_URL: db.url } : {}) });
+  const pg = db ? await import("pg") : null;
+  const pool = db && pg ? new pg.default.Pool({ connectionString: db.url, max: 1 }) : null;
+  pool?.on("error", () => {});
+  const stop = async () => {
+    await pool?.end();
+    await service.stop();
+    await db?.drop();
+  };
+  try {
+    await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+    await waitForJson<{ status: string; paymentSettlement: { x402: string } }>(
+      `${service.baseUrl}/v1/status`,
+      (_, body) => body.status === "OPERATIONAL" && body.paymentSettlement?.x402 === "AVAILABLE",
+      60_000,
+      service,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { service, databaseUrl: db?.url ?? null, sql: pool ? async (text, params) => (await pool.query(text, params)).rows : null, stop };
+}
+
+/** USDC units `holder` has on the devnet. */
+export async function usdcBalance(manifest: Manifest, holder: Address): Promise<bigint> {
+  const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
+  return client.readContract({ address: usdcOf(manifest), abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+}
+
+/** Sends `units` of USDC from `privateKey`'s account to `to`; the mined transaction's hash. */
+export async function payUsdc(manifest: Manifest, privateKey: Hex, to: Address, units: bigint): Promise<Hex> {
+  const client = createDevnetClient(manifest.rpcUrl, privateKey);
+  const hash = await client.writeContract({ address: usdcOf(manifest), abi: erc20Abi, functionName: "transfer", args: [to, units] });
+  await client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+/** A preflight of the devnet Diamond's mint selector (its facet resolves through the loupe). */
+export function preflightOf(manifest: Manifest) {
+  const data = encodeFunctionData({
+    abi: parseAbi(["function mint(address,uint256)"]),
+    functionName: "mint",
+    args: [manifest.accounts.deployer.address, 1n],
+  });
+  return { chainId: 8453 as const, to: manifest.contracts.diamond as Address, data, from: manifest.accounts.deployer.address };
+}
+
+function usdcOf(manifest: Manifest): Address {
+  const usdc = manifest.tokens.USDC?.address;
+  if (!usdc) throw new Error("the manifest names no USDC");
+  return usdc as Address;
+}
