@@ -75,4 +75,19 @@ describe("module boundaries", () => {
     const holders = files.filter((f) => literal.test(readFileSync(join(root, f), "utf8")));
     expect(holders).toEqual([]);
   });
+
+  test("the JS client (clients/js/src) is a package of its own: it imports its own files and its optional x402 peers only", () => {
+    const clientDir = join("clients", "js", "src");
+    const strays = typescriptUnder(clientDir).flatMap((file) =>
+      specifiersOf(file)
+        .filter((s) =>
+          s.startsWith(".")
+            ? !resolve(root, dirname(file), s).startsWith(join(root, clientDir))
+            : !["@x402/fetch", "@x402/evm/exact/client"].includes(s),
+        )
+        .map((s) => `${file} imports ${s}`),
+    );
+    expect(typescriptUnder(clientDir).length).toBeGreaterThan(0);
+    expect(strays).toEqual([]);
+  });
 });
