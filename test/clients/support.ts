@@ -21,8 +21,7 @@ export type ClientTestService = {
 export async function startClientTestService(env: Record<string, string>): Promise<ClientTestService> {
   const databaseUrl = process.env.DATABASE_URL;
   const db = databaseUrl ? await createThrowawayDatabase(databaseUrl) : null;
-  // MCP_ALLOWED_ORIGINS: main's config has no default for it yet (npm start without it exits at once; reported).
-  const service = await startService({ MCP_ALLOWED_ORIGINS: "https://app.example.com", ...env, ...(db ? { DATABASE_URL: db.url } : {}) });
+  const service = await startService({ ...env, ...(db ? { DATABASE_URL: db.url } : {}) });
   const pg = db ? await import("pg") : null;
   const pool = db && pg ? new pg.default.Pool({ connectionString: db.url, max: 1 }) : null;
   pool?.on("error", () => {});
