@@ -90,15 +90,22 @@ export type ProductCta = "runDemoAudit" | "getFreeKey" | "payPerCall" | "connect
 /** `POST /v1/events`: a page view or a click on a call to action, with fixed enum dimensions only. */
 export type ProductEvent = { event: "pageViewed"; page: ProductPage } | { event: "ctaClicked"; page: ProductPage; cta: ProductCta };
 
+/** The block an observation was pinned at (null fields: it could not be pinned at evidence grade). */
 export type ObservationBlock = {
-  status: string;
+  status: "PINNED" | "UNPINNED";
   chainId: number;
   network: string;
-  blockNumber: number;
-  blockHash: string;
+  blockNumber: number | null;
+  blockHash: Hex | null;
+  blockTag: string | null;
   trustLevel: TrustLevel;
-  providerName: string;
-  [field: string]: unknown;
+  evidenceGrade: boolean;
+  providerName: string | null;
+  agreement: number;
+  sampled: number;
+  reason: string | null;
+  retrievedAt: string;
+  originalRetrievalTime: string;
 };
 
 export type CapabilityRating =
@@ -150,7 +157,7 @@ export type DemoAuditResponse = Record<string, unknown>;
 export type TransactionPreflightRequest = {
   chainId: 8453;
   to: Address;
-  data: Hex;
+  data?: Hex;
   from?: Address;
   value?: Hex;
   blockNumber?: number;
@@ -158,7 +165,7 @@ export type TransactionPreflightRequest = {
 export type TransactionPreflightResponse = {
   status: string;
   operation: string;
-  selectorHex: string;
+  selectorHex: string | null;
   surfaceTarget: Address;
   resolvedExecutionTarget: Address;
   resolvedImplementation: Address | null;
@@ -196,7 +203,7 @@ export type DexMetrics = {
   volumeWindow: { from: string; to: string; seconds: number };
   coverage: {
     scope: "TRACKED_POOLS";
-    tokens: { symbol: string; address: Address; priceUsd: string }[];
+    tokens: { symbol: string; address: string; priceUsd: string }[];
     dexes: string[];
     pools: number;
     hookedPools: string[];
@@ -207,7 +214,7 @@ export type DexMetrics = {
 
 export type TokenPrice = {
   symbol: TokenSymbol;
-  token: { symbol: string; address: Address; decimals: number };
+  token: { symbol: string; address: string; decimals: number };
   priceUsd: string;
   basis: "MEDIAN_OF_DEEPEST_POOLS";
   route: "STABLECOIN" | "VIA_WETH" | "MIXED";
@@ -222,13 +229,13 @@ export type TokenPrice = {
 };
 
 export type WhaleSignal = {
-  txHash: Hex;
+  txHash: string;
   logIndex: number;
   blockNumber: number;
   timestamp: string;
-  token: { symbol: string; address: Address };
-  from: Address;
-  to: Address;
+  token: { symbol: string; address: string };
+  from: string;
+  to: string;
   amount: string;
   amountBaseUnits: string;
   valueUsd: string | null;
@@ -236,7 +243,7 @@ export type WhaleSignal = {
 };
 export type WhaleSignals = {
   window: { fromBlock: number; toBlock: number; blocks: number };
-  thresholds: { symbol: string; address: Address; minAmount: string; minAmountBaseUnits: string }[];
+  thresholds: { symbol: string; address: string; minAmount: string; minAmountBaseUnits: string }[];
   signals: WhaleSignal[];
   limit: 50;
   provenance: MarketProvenance;
@@ -279,7 +286,7 @@ export type IssuedKey = {
   issuedAt: string;
   expiresAt: string | null;
   entitlements: Entitlements;
-  payment: { txHash: Hex; asset: "USDC" | "ETH"; amount: string } | null;
+  payment: { txHash: string; asset: "USDC" | "ETH"; amount: string } | null;
   notice: string;
 };
 export type KeySelf = {
