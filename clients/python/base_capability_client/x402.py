@@ -57,7 +57,9 @@ class X402Payer:
         account = Account.from_key(private_key)
 
         def sign(typed_data: dict[str, Any]) -> str:
-            signed = account.sign_message(encode_typed_data(full_message=typed_data))
+            # bytes32 as bytes: what every eth_account version takes for a fixed-size bytes field.
+            message = {**typed_data["message"], "nonce": bytes.fromhex(typed_data["message"]["nonce"][2:])}
+            signed = account.sign_message(encode_typed_data(full_message={**typed_data, "message": message}))
             return "0x" + signed.signature.hex().removeprefix("0x")
 
         return cls(account.address, sign, max_per_call_usdc, max_total_usdc)
