@@ -30,6 +30,7 @@ from base_capability_client import (
     RateLimitedError,
     ServiceError,
     X402Payer,
+    usdc_to_atomic,
 )
 
 SERVICE_URL = os.environ.get("SERVICE_URL", "")
@@ -245,6 +246,23 @@ class ClientAgainstService(unittest.TestCase):
         refused = until_raises(lambda: keyed.token_price("WETH"), DataSourceUnavailableError)
         self.assertEqual((refused.code, refused.status, refused.details.get("retryable")), ("DATA_SOURCE_UNAVAILABLE", 503, True))
         self.assertEqual(keyed.key_self()["credits"]["used"], used)
+
+
+class WithoutEthAccount(unittest.TestCase):
+    def test_from_private_key_needs_the_x402_extra(self) -> None:
+        try:
+            import eth_account  # noqa: F401
+        except ImportError:
+            with self.assertRaises(ImportError):
+                X402Payer.from_private_key("0x" + "11" * 32, "0.02")
+        else:
+            self.skipTest("eth_account is installed: the extra's absence cannot be shown")
+
+    def test_usdc_amounts_are_exact(self) -> None:
+        self.assertEqual([usdc_to_atomic(a) for a in ("0.02", "0.005", "1", "49.000001")], [20_000, 5_000, 1_000_000, 49_000_001])
+        for bad in ("0.0000001", "-1", "1e3", ""):
+            with self.assertRaises(ValueError):
+                usdc_to_atomic(bad)
 
 
 if __name__ == "__main__":
