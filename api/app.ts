@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps) {
   mountOnboardingRoutes(mount, deps.access);
   mountKeyRoutes(mount, deps.access);
   mountOperatorRoutes(mount);
-  mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
+  mountCatalogueRoutes(mount, app, { ...deps.access, x402: deps.x402 });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

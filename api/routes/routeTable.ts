@@ -11,6 +11,7 @@ import { marketSymbols } from "../market/marketSymbols";
 import { feeHistoryBlocks } from "../market/observeGasFees";
 import { TokenPriceResponse } from "../market/TokenPriceResponse";
 import { WhaleSignalsResponse } from "../market/WhaleSignalsResponse";
+import { DiscoveryListingSchema } from "../x402/discovery/DiscoveryListingSchema";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
 import { defineRoute, jsonRequestBody, type RouteDefinition } from "./defineRoute";
 
@@ -103,6 +104,16 @@ export const routes = {
     hidden: true,
     responses: { 200: { description: "The OpenAPI document" } },
     errors: ["CREDENTIAL_IN_QUERY"],
+  }),
+  x402Discovery: defineRoute({
+    method: "get",
+    path: "/v1/x402/discovery",
+    summary: "The payable routes as x402 discovery resources (bazaar): price, requirements, input schema, output example and schema",
+    description:
+      "The same requirements and extension declarations every 402 challenge carries, listed as a facilitator's discovery index lists resources, with the address and key id that sign offers and receipts.",
+    access: "public",
+    responses: { 200: { description: "DiscoveryListing", schema: DiscoveryListingSchema } },
+    errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   plans: defineRoute({
     method: "get",

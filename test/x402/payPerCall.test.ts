@@ -354,16 +354,17 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
       const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo, confirmSettlement });
       const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
       const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
-      for (const [mode, reason, status] of [
-        ["inflate-transfer:1", "settlement_not_on_chain", "FAILED"],
-        ["down", "settlement_unconfirmed", "PENDING"],
+      // A contradicted settlement failed; an unconfirmed one is pending: retry it, never pay it again.
+      for (const [mode, reason, status, httpStatus, error] of [
+        ["inflate-transfer:1", "settlement_not_on_chain", "FAILED", 402, "PAYMENT_SETTLEMENT_FAILED"],
+        ["down", "settlement_unconfirmed", "PENDING", 409, "PAYMENT_PENDING"],
       ] as const) {
         await proxy.setMode(mode);
         const { header } = await signedPayment(requirements, payer.privateKey);
         const res = await send(paid[0]?.url as string, { "payment-signature": header }, watched);
-        expect(res.status, mode).toBe(402);
+        expect(res.status, mode).toBe(httpStatus);
         const text = await res.text();
-        expect(JSON.parse(text), mode).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason });
+        expect(JSON.parse(text), mode).toMatchObject({ error, reason });
         expect(text, mode).not.toContain("capabilityScore");
         const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") as string);
         expect(receipt, mode).toMatchObject({ success: false, errorReason: reason, network: baseNetwork });
