@@ -21,7 +21,7 @@ const securitySchemes = {
     in: "header",
     name: "PAYMENT-SIGNATURE",
     description:
-      "x402 v2 per-call payment in USDC on Base: base64 of a JSON PaymentPayload (an EIP-3009 authorization of the route's price to the payout address) answering the PAYMENT-REQUIRED challenge of a 402. Settled only after a 2xx answer; the receipt is in PAYMENT-RESPONSE. Prices: GET /v1/plans; the payable routes as x402 discovery resources: GET /v1/x402/discovery (x-x402-discovery).",
+      "x402 v2 per-call payment in USDC on Base: base64 of a JSON PaymentPayload (an EIP-3009 authorization of the route's price to the payout address) answering the PAYMENT-REQUIRED challenge of a 402. Settled only after a 2xx answer; the receipt is in PAYMENT-RESPONSE. Prices: GET /v1/plans; the payable routes as x402 discovery resources: the link x-x402-discovery.",
   },
 } as const;
 

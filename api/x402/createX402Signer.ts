@@ -7,9 +7,10 @@ import {
 } from "@x402/extensions/offer-receipt";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { baseChainId, baseNetwork } from "../../base/baseChain";
 
 /** EIP-712 domain of a paid answer: what the x402 receipt leaves out (the body served, the price, the block). */
-export const paidAnswerDomain = { name: "x402 paid answer", version: "1", chainId: 8453 } as const;
+export const paidAnswerDomain = { name: "x402 paid answer", version: "1", chainId: baseChainId } as const;
 
 /** EIP-712 types of a paid answer; `receipt` is the hash of the x402 receipt it completes (`hashReceiptTypedData`). */
 export const paidAnswerTypes = {
@@ -56,7 +57,7 @@ export function bodySha256(body: string): Hex {
 
 export type X402Signer = {
   address: Address;
-  /** `did:pkh:eip155:8453:<address>`: the key identifier named in offers and receipts. */
+  /** `did:pkh:<Base network>:<address>`: the key identifier named in offers and receipts. */
   kid: string;
   /** x402's offer-receipt issuer (EIP-712): signed offers in challenges, receipts of settlements. */
   issuer: OfferReceiptIssuer;
@@ -67,7 +68,7 @@ export type X402Signer = {
 /** The service's signing key for offers, receipts and paid answers (EIP-712, one key). */
 export function createX402Signer(privateKey: Hex): X402Signer {
   const account = privateKeyToAccount(privateKey);
-  const kid = `did:pkh:eip155:8453:${account.address}`;
+  const kid = `did:pkh:${baseNetwork}:${account.address}`;
   const signTypedData = (params: Parameters<typeof account.signTypedData>[0]) => account.signTypedData(params);
   return {
     address: account.address,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PaidRoute } from "../createX402Service";
 import { discoveryExamples } from "./discoveryExamples";
 
-/** The route's path as x402's bazaar writes a template: `/v1/audit/:address` for `/v1/audit/{address}`. */
+/** The route's path as x402's bazaar writes a template: `:address` for each `{address}`. */
 export function routeTemplate(route: Pick<PaidRoute, "path">): string {
   return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
 }

@@ -1,3 +1,5 @@
+import { baseChainId, baseNetwork } from "../../../base/baseChain";
+
 /**
  * The output example each payable route declares for discovery: an answer the devnet gave (USDC at its
  * Base address, WETH, the seeded pools), abridged to stay small in the x402 headers that carry it (every
@@ -13,8 +15,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
       status: "SUCCESS",
       operation: "CONTRACT_CAPABILITY_OBSERVATION",
       address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-      chainId: 8453,
-      network: "eip155:8453",
+      chainId: baseChainId,
+      network: baseNetwork,
       isContract: true,
       notASafetyGuarantee: true,
       capabilityRating: "EXTENSIVE_SURFACE",
@@ -27,8 +29,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
       effectiveTrust: "TRUSTED_PRIMARY",
       observationBlock: {
         status: "PINNED",
-        chainId: 8453,
-        network: "eip155:8453",
+        chainId: baseChainId,
+        network: baseNetwork,
         blockNumber: 334,
         blockHash: "0x3519bda367b826fd52a5fa7d06863f70eb83014b9edd39758a5eeab3649ca984",
         blockTag: "0x14e",
@@ -69,8 +71,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
     },
     output: {
       address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-      chainId: 8453,
-      network: "eip155:8453",
+      chainId: baseChainId,
+      network: baseNetwork,
       notASafetyGuarantee: true,
       capabilityScore: 5,
       capabilityRating: "EXTENSIVE_SURFACE",
@@ -80,8 +82,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
       effectiveTrust: "TRUSTED_PRIMARY",
       observationBlock: {
         status: "PINNED",
-        chainId: 8453,
-        network: "eip155:8453",
+        chainId: baseChainId,
+        network: baseNetwork,
         blockNumber: 335,
         blockHash: "0x18679559db81c5cd11cc1910588e0d6c0e49750b136c469ec4205039736be925",
         blockTag: "0x14f",
@@ -98,8 +100,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
   },
   "GET /v1/gas/fees": {
     output: {
-      chainId: 8453,
-      network: "eip155:8453",
+      chainId: baseChainId,
+      network: baseNetwork,
       gasPrice: {
         wei: "1000000008",
         gwei: "1.000000008",
@@ -154,8 +156,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
         source: "RPC",
         observationBlock: {
           status: "PINNED",
-          chainId: 8453,
-          network: "eip155:8453",
+          chainId: baseChainId,
+          network: baseNetwork,
           blockNumber: 336,
           blockHash: "0x6f32b36004c358d738c3a1c307b03020030efe51a294b918c3343e00228f445c",
           blockTag: "0x150",
@@ -212,8 +214,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
         source: "INDEX",
         observationBlock: {
           status: "PINNED",
-          chainId: 8453,
-          network: "eip155:8453",
+          chainId: baseChainId,
+          network: baseNetwork,
           blockNumber: 337,
           blockHash: "0x69aca8240caad404027b74d0b3c153562ed9169cb9d078fce7031ea6ef2c44e8",
           blockTag: "0x151",
@@ -246,8 +248,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
         source: "INDEX",
         observationBlock: {
           status: "PINNED",
-          chainId: 8453,
-          network: "eip155:8453",
+          chainId: baseChainId,
+          network: baseNetwork,
           blockNumber: 338,
           blockHash: "0x88f0e826b79e1761ac94200986c88f6fc5d6f6beab8e245fa87f9b02208550b7",
           blockTag: "0x152",
@@ -276,8 +278,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
         source: "INDEX",
         observationBlock: {
           status: "PINNED",
-          chainId: 8453,
-          network: "eip155:8453",
+          chainId: baseChainId,
+          network: baseNetwork,
           blockNumber: 339,
           blockHash: "0x808d7fe14a01b22316ccc00761f0f07f2991c70ebc30579b4c609d764051c83a",
           blockTag: "0x153",

@@ -1,14 +1,12 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import type { DiscoveryResource } from "@x402/extensions/bazaar";
+import { routes } from "../../routes/routeTable";
 import type { PaidRoute, X402Service } from "../createX402Service";
 import { routeTemplate } from "./discoveryDeclaration";
 
-/** Where the service lists its own payable routes for agents (also linked from the OpenAPI document and the MCP server card). */
-export const discoveryListingPath = "/v1/x402/discovery";
-
-/** The discovery listing's URL at `origin`: the link the OpenAPI document and the MCP server card carry. */
+/** The discovery listing's URL at `origin` (the route table's `x402Discovery`): the link the OpenAPI document and the MCP server card carry. */
 export function discoveryListingUrl(origin: string): string {
-  return `${origin}${discoveryListingPath}`;
+  return `${origin}${routes.x402Discovery.path}`;
 }
 
 /** The listing: x402 bazaar resources as a facilitator's `/discovery/resources` answers them, and the key that signs offers and receipts. */
