@@ -8,7 +8,7 @@ export function routeTemplate(route: Pick<PaidRoute, "path">): string {
   return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
 }
 
-/** The route's path with its example parameters filled in (`/v1/audit/0x8335…`): what discovery shows as an example call. */
+/** The route's path with its example parameters filled in (an audit of USDC): what discovery shows as an example call. */
 export function examplePath(route: Pick<PaidRoute, "name" | "path">): string {
   const params = discoveryExamples[route.name]?.pathParams ?? {};
   return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => params[name] ?? `:${name}`);
