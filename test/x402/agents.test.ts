@@ -1,4 +1,3 @@
-import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { extractDiscoveryInfo } from "@x402/extensions/bazaar";
@@ -27,13 +26,12 @@ import { bodySha256, paidAnswerDomain, paidAnswerMessage, paidAnswerTypes, type 
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testAccessDeps } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
-import { seedMarketIndex } from "../support/marketIndex";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testSigningKey, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[13] (no other file sends from it); its payout address and gas key are its own too. */
 const manifest = testManifest();
@@ -66,16 +64,15 @@ describe.each(backendNames)("x402 for agents on %s", (backendName) => {
   let gasKey: Hex;
   let app: ReturnType<typeof createApp>;
   let requirements: PaymentRequirements;
-  let marketIndex: Awaited<ReturnType<typeof seedMarketIndex>>;
 
   beforeAll(async () => {
     backend = await openBackend(backendName);
     gasKey = await fundedKey(manifest);
-    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    marketIndex = await seedMarketIndex(new PGlite(), manifest);
-    const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
-    app = createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market }));
+    ({ app } = await paidApp(
+      manifest,
+      backend,
+      testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo }),
+    ));
     requirements = (await challengeOf(app, auditUrl)).accepts[0] as PaymentRequirements;
   }, 60_000);
   afterAll(() => backend.close());

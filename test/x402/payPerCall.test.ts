@@ -1,4 +1,3 @@
-import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, parseUnits } from "viem";
@@ -11,13 +10,13 @@ import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
-import { seedMarketIndex } from "../support/marketIndex";
+import type { seedMarketIndex } from "../support/marketIndex";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
 const manifest = testManifest();
@@ -50,11 +49,9 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     backend = await openBackend(backendName);
     gasKey = await fundedKey(manifest);
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    // The market routes answer from an index written from the chain's reads (test/support/marketIndex.ts).
-    marketIndex = await seedMarketIndex(new PGlite(), manifest);
-    const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
-    app = createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market }));
+    const paying = await paidApp(manifest, backend, x402);
+    ({ app, marketIndex } = paying);
+    const { access } = paying;
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     noChain = createApp(
       testAppDeps(manifest, backend.indexDb, { access, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),

@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -5,9 +6,15 @@ import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-id
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { type Address, erc20Abi, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createApp } from "../../api/app";
+import type { X402Service } from "../../api/x402/createX402Service";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
+import type { Backend } from "../access/support";
+import { testAccessDeps } from "../support/access";
+import { testAppDeps, testMarketDeps } from "../support/app";
 import { testClient } from "../support/devnet";
+import { seedMarketIndex } from "../support/marketIndex";
 
 /** A Hono app or anything else that answers a fetch Request. */
 export type Fetcher = { fetch: (request: Request) => Response | Promise<Response> };
@@ -60,4 +67,15 @@ export async function usdcTransfersFrom(manifest: Manifest, from: Address, since
     args: { from },
     fromBlock: sinceBlock + 1n,
   });
+}
+
+/**
+ * The whole API over `backend`'s store with `x402` per-call payment, its market routes answering from an
+ * index written from the chain's reads (`syncHead` follows the chain as the indexer would).
+ */
+export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service) {
+  const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
+  const marketIndex = await seedMarketIndex(new PGlite(), manifest);
+  const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
+  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market })), access, marketIndex };
 }
