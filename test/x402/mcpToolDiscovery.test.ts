@@ -24,7 +24,7 @@ describe("mcpToolDiscovery", () => {
       toolName: "audit_contract",
       discoveryInfo: { input: { type: "mcp", inputSchema, transport: "streamable-http" } },
     });
-    expect((found?.discoveryInfo.input as { example?: unknown }).example).toEqual({
+    expect((found?.discoveryInfo.input as { example?: unknown } | undefined)?.example).toEqual({
       address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
     });
     expect(found?.discoveryInfo.output?.example).toMatchObject({ notASafetyGuarantee: true });
