@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps) {
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
   mountSiteRoutes(mount, deps.access);
-  mountCatalogueRoutes(mount, app, { ...deps.access, x402Accepted: deps.x402 !== null });
+  mountCatalogueRoutes(mount, app, { ...deps.access, x402: deps.x402 });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

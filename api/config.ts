@@ -184,6 +184,19 @@ export const EnvSchema = z.object({
     .url({ abort: true })
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
+  /** Key that signs x402 offers and receipts (EIP-712); devnet: the payout account's. Unset on mainnet: none are signed. */
+  X402_SIGNING_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .transform((s) => s as `0x${string}`)
+    .optional(),
+  /** How long a paid answer and its payment-identifier id are kept for retries (default 24 hours). */
+  X402_PAYMENT_ID_RETENTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400),
   /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */
   CREDIT_LEASE_MAX: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** Browser origins allowed to call the MCP endpoints beside the service's own (comma-separated, `https://app.example.com`); a request without Origin always passes. */
@@ -254,7 +267,14 @@ export type Config = {
   /** Stats, events and the status history. */
   discovery: { operatorStatsToken: string | undefined; healthSampleIntervalSeconds: number };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
-  x402: { facilitatorUrl: string | undefined; facilitatorPrivateKey: `0x${string}` | undefined };
+  x402: {
+    facilitatorUrl: string | undefined;
+    facilitatorPrivateKey: `0x${string}` | undefined;
+    /** Signs offers and receipts; undefined: the mode's default (devnet: the payout account; mainnet: none). */
+    signingKey: `0x${string}` | undefined;
+    /** Seconds a paid answer and its payment-identifier id are kept for retries. */
+    paymentIdRetentionSeconds: number;
+  };
   logLevel: Env["LOG_LEVEL"];
 };
 
@@ -336,7 +356,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxStreams: e.MCP_MAX_SSE_STREAMS,
     },
     discovery: { operatorStatsToken: e.OPERATOR_STATS_TOKEN, healthSampleIntervalSeconds: e.HEALTH_SAMPLE_INTERVAL_SECONDS },
-    x402: { facilitatorUrl: e.X402_FACILITATOR_URL, facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY },
+    x402: {
+      facilitatorUrl: e.X402_FACILITATOR_URL,
+      facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY,
+      signingKey: e.X402_SIGNING_KEY,
+      paymentIdRetentionSeconds: e.X402_PAYMENT_ID_RETENTION_SECONDS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

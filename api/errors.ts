@@ -67,6 +67,22 @@ export const errorCodes = {
     retryable: false,
     description: "the x402 payment could not be settled, so the answer was withheld (`reason`; the receipt is in PAYMENT-RESPONSE)",
   },
+  PAYMENT_ID_INVALID: {
+    status: 400,
+    retryable: false,
+    description: "the payment-identifier id is not 16-128 characters of letters, digits, `-` and `_`: nothing was verified or taken",
+  },
+  PAYMENT_ID_CONFLICT: {
+    status: 409,
+    retryable: false,
+    description: "the payment-identifier id was used for another request (route, resource, terms or payer): nothing was taken",
+  },
+  PAYMENT_PENDING: {
+    status: 409,
+    retryable: true,
+    description:
+      "this payment's settlement is in progress or its outcome is not known yet: retry the same payment (or id) after Retry-After; do not pay again",
+  },
   API_KEY_EXPIRED: { status: 402, retryable: false, description: "the paid key expired: renew it or buy a new one" },
   CREDITS_EXHAUSTED: { status: 402, retryable: false, description: "the credits of the current 31-day cycle are spent" },
   MCP_INVALID_MESSAGE: {

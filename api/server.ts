@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../base/baseChain";
+import { devnetAccount, devnetRoles } from "../devnet/accounts";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
@@ -26,6 +27,8 @@ import { createAppStore } from "./store/createAppStore";
 import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
 import { createX402Service } from "./x402/createX402Service";
+import { createX402Signer } from "./x402/createX402Signer";
+import { chainResolution } from "./x402/resolvePendingSettlement";
 
 /**
  * Builds the API as the server runs it: configuration from the environment, Ponder's read-only db.
@@ -55,6 +58,9 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     providers,
     network: baseNetwork,
   });
+  const confirmSettlement = evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc });
+  // On the devnet the payout account signs offers and receipts unless X402_SIGNING_KEY names another key.
+  const signingKey = config.x402.signingKey ?? (manifest ? devnetAccount(devnetRoles.payout).privateKey : undefined);
   const x402 =
     facilitator && payoutAddress
       ? createX402Service({
@@ -63,7 +69,10 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           facilitator,
           payTo: payoutAddress,
           network: baseNetwork,
-          confirmSettlement: evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc }),
+          confirmSettlement,
+          resolvePending: chainResolution({ providers, chainId: baseChainId, token: baseUsdc, confirmSettlement }),
+          signer: signingKey ? createX402Signer(signingKey) : null,
+          retentionSeconds: config.x402.paymentIdRetentionSeconds,
         })
       : null;
   const status: CheckStatusDeps = {

@@ -1,6 +1,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { routes } from "../routes/routeTable";
+import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
+import { mcpToolDiscovery } from "../x402/discovery/mcpToolDiscovery";
 import { mcpServerInfo, mcpToolAnnotations } from "./createMcpServerFactory";
 import type { McpTool } from "./mcpTools";
 
@@ -36,14 +38,25 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
         { name: "PAYMENT-SIGNATURE", value: "<base64 x402 v2 PaymentPayload>" },
       ],
       plans: `${origin}${routes.plans.path}`,
+      /** The payable routes as x402 discovery resources (bazaar), listed by us as facilitators would. */
+      x402Discovery: discoveryListingUrl(origin),
     },
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: z.toJSONSchema(tool.input, { io: "input" }),
-      annotations: mcpToolAnnotations,
-      ...(tool.route.x402PriceUsd !== undefined ? { price: { credits: tool.route.credits, x402Usd: tool.route.x402PriceUsd } } : {}),
-    })),
+    tools: tools.map((tool) => {
+      const inputSchema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
+      return {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema,
+        annotations: mcpToolAnnotations,
+        ...(tool.route.x402PriceUsd !== undefined
+          ? {
+              price: { credits: tool.route.credits, x402Usd: tool.route.x402PriceUsd },
+              // x402's tool form of the bazaar declaration: registries list the tool as they list its route.
+              x402Discovery: mcpToolDiscovery(tool.route, { name: tool.name, description: tool.description, inputSchema }),
+            }
+          : {}),
+      };
+    }),
   };
 }

@@ -3,6 +3,7 @@ import { baseNetwork } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
+import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
 
 /** The security schemes the route table's access policies name. */
 const securitySchemes = {
@@ -20,7 +21,7 @@ const securitySchemes = {
     in: "header",
     name: "PAYMENT-SIGNATURE",
     description:
-      "x402 v2 per-call payment in USDC on Base: base64 of a JSON PaymentPayload (an EIP-3009 authorization of the route's price to the payout address) answering the PAYMENT-REQUIRED challenge of a 402. Settled only after a 2xx answer; the receipt is in PAYMENT-RESPONSE. Prices: GET /v1/plans.",
+      "x402 v2 per-call payment in USDC on Base: base64 of a JSON PaymentPayload (an EIP-3009 authorization of the route's price to the payout address) answering the PAYMENT-REQUIRED challenge of a 402. Settled only after a 2xx answer; the receipt is in PAYMENT-RESPONSE. Prices: GET /v1/plans; the payable routes as x402 discovery resources: the link x-x402-discovery.",
   },
 } as const;
 
@@ -33,7 +34,7 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOri
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
-  return app.getOpenAPI31Document({
+  const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     servers: [
       { url: origins.public, description: "The service" },
@@ -45,4 +46,6 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOri
       description: `Static bytecode capability observations, transaction preflight and sourced market data for Base (${baseNetwork}). Errors are JSON {error, message} with a stable code; beyond the statuses the product spec lists, a body over a route's size limit is 413 BODY_TOO_LARGE.`,
     },
   });
+  // Agents and registries find the x402 discovery listing from the document.
+  return { ...document, "x-x402-discovery": discoveryListingUrl(origins.public) };
 }

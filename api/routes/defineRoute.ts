@@ -75,6 +75,9 @@ const perCallPaymentErrors = [
   "PAYMENT_INVALID",
   "PAYMENT_SETTLEMENT_FAILED",
   "PAYMENT_FACILITATOR_UNAVAILABLE",
+  "PAYMENT_ID_INVALID",
+  "PAYMENT_ID_CONFLICT",
+  "PAYMENT_PENDING",
 ] as const;
 
 /** Headers of per-call payment: the challenge on a 402, the settlement receipt on a paid answer or a failed settlement. */

@@ -15,6 +15,7 @@ import { WhaleSignalsResponse } from "../market/WhaleSignalsResponse";
 import { SampleEnvelope, SampleIndex } from "../samples/SampleEnvelope";
 import { sampleNames } from "../samples/sampleNames";
 import { AggregateStats, PublicStats, StatsQuery } from "../stats/StatsResponse";
+import { DiscoveryListingSchema } from "../x402/discovery/DiscoveryListingSchema";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
 import { defineRoute, jsonRequestBody, type RouteDefinition } from "./defineRoute";
 
@@ -200,6 +201,16 @@ export const routes = {
     path: "/docs/{file}",
     summary: "The docs page's script and style sheets (swagger-ui-dist)",
     request: fileParam,
+  }),
+  x402Discovery: defineRoute({
+    method: "get",
+    path: "/v1/x402/discovery",
+    summary: "The payable routes as x402 discovery resources (bazaar): price, requirements, input schema, output example and schema",
+    description:
+      "The same requirements and extension declarations every 402 challenge carries, listed as a facilitator's discovery index lists resources, with the address and key id that sign offers and receipts.",
+    access: "public",
+    responses: { 200: { description: "DiscoveryListing", schema: DiscoveryListingSchema } },
+    errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   plans: defineRoute({
     method: "get",

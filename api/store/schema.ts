@@ -189,6 +189,23 @@ export const x402Payment = appSchema.table(
     claimedAt: at("claimed_at").notNull(),
     /** When the settlement was mined (SETTLED), refused (FAILED) or left unknown (PENDING). */
     settledAt: at("settled_at"),
+    /** The client's payment-identifier id (idempotency key), kept until `retainedUntil`. */
+    paymentIdentifier: text("payment_identifier"),
+    /** SHA-256 of what was paid for: route, resource path, terms and payer (`paidRequestHash`); an id reused for another is refused. */
+    requestHash: text("request_hash"),
+    /** The authorization's nonce and end of validity (Unix seconds): how a PENDING settlement is resolved from the chain. */
+    nonce: text("nonce"),
+    validBefore: numeric("valid_before", { precision: 78, scale: 0, mode: "bigint" }),
+    /** The paid answer (JSON `{contentType, body, headers}`), kept for retries until `retainedUntil`. */
+    answer: text("answer"),
+    /** PAYMENT-RESPONSE of the settled answer (with its signed receipt), served again with it. */
+    paymentResponse: text("payment_response"),
+    /** Until when the answer and the id are kept (X402_PAYMENT_ID_RETENTION_SECONDS after the claim). */
+    retainedUntil: at("retained_until"),
   },
-  (t) => [index("x402_payment_settled_idx").on(t.status, t.settledAt)],
+  (t) => [
+    index("x402_payment_settled_idx").on(t.status, t.settledAt),
+    uniqueIndex("x402_payment_identifier_idx").on(t.paymentIdentifier),
+    index("x402_payment_retained_idx").on(t.retainedUntil),
+  ],
 );

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { x402Payment } from "./schema";
 
@@ -11,13 +11,21 @@ export async function findX402Payment(db: AppDb, id: string): Promise<X402Paymen
   return row;
 }
 
+/** The payment a payment-identifier id was used for, while it is kept. */
+export async function findX402PaymentByIdentifier(db: AppDb, identifier: string): Promise<X402PaymentRow | undefined> {
+  const [row] = await db.select().from(x402Payment).where(eq(x402Payment.paymentIdentifier, identifier));
+  return row;
+}
+
 /**
  * Claims a payment for one request before its work; false when it is already claimed. The primary key
- * decides, so of any number of concurrent requests (on any replica) carrying one payment, one wins.
+ * (and the unique payment-identifier id) decides, so of any number of concurrent requests (on any
+ * replica) carrying one payment or one id, one wins.
  */
 export async function claimX402Payment(
   db: AppDb,
-  row: Pick<X402PaymentRow, "id" | "route" | "network" | "asset" | "amount" | "claimedAt">,
+  row: Pick<X402PaymentRow, "id" | "route" | "network" | "asset" | "amount" | "claimedAt"> &
+    Partial<Pick<X402PaymentRow, "paymentIdentifier" | "requestHash" | "nonce" | "validBefore" | "retainedUntil">>,
 ): Promise<boolean> {
   const rows = await db
     .insert(x402Payment)
@@ -32,11 +40,38 @@ export async function releaseX402Payment(db: AppDb, id: string): Promise<void> {
   await db.delete(x402Payment).where(and(eq(x402Payment.id, id), eq(x402Payment.status, "CLAIMED")));
 }
 
-/** Records how a claimed payment's settlement ended. */
-export async function recordX402Settlement(
-  db: AppDb,
-  id: string,
-  outcome: { status: Exclude<X402PaymentStatus, "CLAIMED">; txHash: string | null; reason: string | null; settledAt: Date },
-): Promise<void> {
+export type X402SettlementRecord = {
+  status: Exclude<X402PaymentStatus, "CLAIMED">;
+  txHash: string | null;
+  reason: string | null;
+  settledAt: Date;
+  /** The answer withheld or served, kept for retries (null once the payment failed: nothing is served). */
+  answer?: string | null;
+  paymentResponse?: string | null;
+};
+
+/** Records how a claimed payment's settlement ended, with the answer it pays for. */
+export async function recordX402Settlement(db: AppDb, id: string, outcome: X402SettlementRecord): Promise<void> {
   await db.update(x402Payment).set(outcome).where(eq(x402Payment.id, id));
+}
+
+/** Records how a PENDING settlement was resolved from the chain; false when another request resolved it first. */
+export async function resolveX402Settlement(db: AppDb, id: string, outcome: X402SettlementRecord): Promise<boolean> {
+  const rows = await db
+    .update(x402Payment)
+    .set(outcome)
+    .where(and(eq(x402Payment.id, id), eq(x402Payment.status, "PENDING")))
+    .returning({ id: x402Payment.id });
+  return rows.length === 1;
+}
+
+/**
+ * Forgets the answers and payment-identifier ids kept past their retention (the payment's record
+ * stays: a replayed authorization is still refused). A PENDING payment keeps its answer until resolved.
+ */
+export async function forgetRetainedAnswers(db: AppDb, now: Date): Promise<void> {
+  await db
+    .update(x402Payment)
+    .set({ answer: null, paymentResponse: null, paymentIdentifier: null })
+    .where(and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"])));
 }

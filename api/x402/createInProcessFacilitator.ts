@@ -1,8 +1,20 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { createWalletClient, defineChain, fallback, type Hex, http, publicActions } from "viem";
+import {
+  BaseError,
+  createWalletClient,
+  defineChain,
+  fallback,
+  type Hex,
+  http,
+  keccak256,
+  publicActions,
+  RpcRequestError,
+  type Transport,
+} from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { answerWithin } from "./answerWithin";
@@ -13,6 +25,39 @@ import { FacilitatorUnavailableError, type X402Facilitator } from "./X402Facilit
 const settlementGas = 100_000n;
 /** The gas key counts as funded while it can pay for this many settlements at the current fee. */
 const fundedSettlements = 10n;
+
+/** The settlement in flight in this async context: the hash of a broadcast whose answer never came. */
+const unansweredBroadcasts = new AsyncLocalStorage<{ hash: Hex | null }>();
+
+/**
+ * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent once, and when its answer is
+ * lost (a transport failure or a timeout, not the node's own refusal) the transaction's hash (the
+ * keccak-256 of the raw transaction) is noted for the settlement in flight: it may have been broadcast.
+ */
+function broadcastWatchingHttp(url: string): Transport {
+  const reads = http(url);
+  const sends = http(url, { retryCount: 0 });
+  return (config) => {
+    const read = reads(config);
+    const send = sends(config);
+    return {
+      ...read,
+      async request(args) {
+        if (args.method !== "eth_sendRawTransaction") return read.request(args);
+        try {
+          return await send.request(args);
+        } catch (error) {
+          const watch = unansweredBroadcasts.getStore();
+          const [raw] = (args.params ?? []) as [Hex?];
+          // The node's own JSON-RPC refusal (wrapped by viem) means it was not taken.
+          const refused = error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError) instanceof RpcRequestError;
+          if (watch && raw && !refused) watch.hash = keccak256(raw);
+          throw error;
+        }
+      },
+    } as ReturnType<Transport>;
+  };
+}
 
 export type CreateInProcessFacilitatorParameters = {
   /** The gas key: it sends each settlement transaction. */
@@ -41,10 +86,13 @@ export function createInProcessFacilitator({
 }: CreateInProcessFacilitatorParameters): X402Facilitator {
   const account = privateKeyToAccount(privateKey, { nonceManager });
   const chain = defineChain({ ...base, rpcUrls: { default: { http: [...rpcUrls] } } });
-  const transport = rpcUrls.length === 1 ? http(rpcUrls[0]) : fallback(rpcUrls.map((url) => http(url)));
+  const transport =
+    rpcUrls.length === 1 ? broadcastWatchingHttp(rpcUrls[0] as string) : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url)));
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
   const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));
+  /** Pending answers by payment signature, until x402's one retry of a pending settlement takes it. */
+  const unanswered = new Map<string, SettleResponse>();
 
   const chainReachable = () =>
     answerWithin(client.getBlockNumber({ cacheTime: 0 }), probeTimeoutMs).then(
@@ -70,8 +118,23 @@ export function createInProcessFacilitator({
       }
     },
     async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+      const signature = String((payload.payload as { signature?: unknown }).signature);
+      const lost = unanswered.get(signature);
+      if (lost) {
+        // x402 asks once more about a pending settlement: the same unknown broadcast, never a second one.
+        unanswered.delete(signature);
+        return lost;
+      }
+      const watch = { hash: null as Hex | null };
       try {
-        return await facilitator.settle(payload, requirements);
+        const result = await unansweredBroadcasts.run(watch, () => facilitator.settle(payload, requirements));
+        // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
+        if (!result.success && !result.transaction && watch.hash) {
+          const pending = { success: false, errorReason: "settlement_pending", transaction: watch.hash, network, payer: result.payer };
+          unanswered.set(signature, pending);
+          return pending;
+        }
+        return result;
       } catch {
         // x402 returns every failure from the broadcast on; a throw comes from its checks before it.
         return unlessChainDown({ success: false, errorReason: "settlement_failed", transaction: "", network });

@@ -1,6 +1,14 @@
+import { encodePaymentResponseHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
 import type { Network, PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
+import { createOfferReceiptExtension, declareOfferReceiptExtension, OFFER_RECEIPT } from "@x402/extensions/offer-receipt";
+import {
+  declarePaymentIdentifierExtension,
+  extractAndValidatePaymentIdentifier,
+  PAYMENT_IDENTIFIER,
+} from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import { type Failure, failure, type Result, success } from "../errors";
 import type { AppDb } from "../store/createAppStore";
@@ -8,38 +16,71 @@ import { awaitStore } from "../store/isStoreUnavailable";
 import {
   claimX402Payment,
   findX402Payment,
+  findX402PaymentByIdentifier,
+  forgetRetainedAnswers,
   recordX402Settlement,
   releaseX402Payment,
+  resolveX402Settlement,
+  type X402PaymentRow,
   type X402PaymentStatus,
 } from "../store/x402PaymentQueries";
 import type { ConfirmSettlement } from "./confirmSettlement";
+import { bodySha256, type X402Signer } from "./createX402Signer";
+import { discoveryDeclaration, examplePath, routeTemplate } from "./discovery/discoveryDeclaration";
+import { observationBlockOf, PaidAnswer } from "./paidAnswer";
+import { paidRequestHash } from "./paidRequestHash";
 import { type ExactEvmPaymentPayload, parsePaymentSignature } from "./parsePaymentSignature";
 import { paymentId } from "./paymentId";
 import { reasonCode } from "./reasonCode";
+import type { ResolvePendingSettlement } from "./resolvePendingSettlement";
 import { termsMismatch } from "./termsMismatch";
 import { FacilitatorUnavailableError, type X402Facilitator } from "./X402Facilitator";
 
-/** What a payable route tells x402: its name (the route table's), what it answers, and its price in USD. */
-export type PaidRoute = { name: string; summary: string; x402PriceUsd: number };
+/** What a payable route tells x402, from the route table: its name, method, path, what it answers, its price, its parameters. */
+export type PaidRoute = {
+  name: string;
+  method: "get" | "post";
+  path: string;
+  summary: string;
+  x402PriceUsd: number;
+  request?: { params?: unknown };
+};
+
+/** The resource one request pays for: its full URL (at the origin it came through) and its path. */
+export type PaidResource = { url: string; path: string };
 
 /** A payment verified and claimed for one request: serve it, then settle or release it. */
-export type AdmittedPayment = { id: string; route: PaidRoute; payload: ExactEvmPaymentPayload; requirements: PaymentRequirements };
+export type AdmittedPayment = {
+  id: string;
+  route: PaidRoute;
+  resource: PaidResource;
+  payload: ExactEvmPaymentPayload;
+  requirements: PaymentRequirements;
+};
 
-/** How a settlement ended: the receipt for PAYMENT-RESPONSE, and the refusal to answer with when it failed. */
-export type SettlementOutcome = { receipt: SettleResponse; refusal: Failure | null };
+/** What a payment admits: work to do and settle, or an answer already paid for (a retry). */
+export type Admission = { kind: "PAY"; payment: AdmittedPayment } | { kind: "REPLAY"; answer: PaidAnswer; paymentResponse: string };
+
+/** How a settlement ended: PAYMENT-RESPONSE (base64), and the refusal to answer with when the answer is withheld. */
+export type SettlementOutcome = { paymentResponse: string; refusal: Failure | null };
 
 export type X402Service = {
   facilitator: X402Facilitator;
-  /** The x402 v2 challenge of `route` (PAYMENT-REQUIRED): what to pay, in what, to whom. */
-  challenge(route: PaidRoute, resourceUrl: string): Promise<Result<PaymentRequired>>;
+  /** The key offers and receipts are signed with, or null when none is configured. */
+  signer: Pick<X402Signer, "address" | "kid"> | null;
+  /** Requirements and declared extensions of a route, as its challenge carries them (the discovery listing reads them). */
+  offerOf(route: PaidRoute): Promise<Result<{ requirements: PaymentRequirements; extensions: Record<string, unknown> }>>;
+  /** The x402 v2 challenge of `route` (PAYMENT-REQUIRED): what to pay, in what, to whom; discovery, ids and a signed offer. */
+  challenge(route: PaidRoute, resource: PaidResource): Promise<Result<PaymentRequired>>;
   /**
-   * Reads a PAYMENT-SIGNATURE, checks its terms, that it was never used, verifies it with the
-   * facilitator, and claims it for this request. A refusal is PAYMENT_INVALID with a `reason` code and
-   * a fresh challenge (`paymentRequired`), or PAYMENT_FACILITATOR_UNAVAILABLE.
+   * Reads a PAYMENT-SIGNATURE, checks its terms and payment-identifier id, verifies it with the
+   * facilitator and claims it for this request; a retry of a payment already paid for is its stored
+   * answer. Refusals: PAYMENT_INVALID (a `reason` and a fresh challenge), PAYMENT_ID_INVALID,
+   * PAYMENT_ID_CONFLICT, PAYMENT_PENDING, PAYMENT_SETTLEMENT_FAILED, PAYMENT_FACILITATOR_UNAVAILABLE.
    */
-  admit(route: PaidRoute, resourceUrl: string, header: string): Promise<Result<AdmittedPayment>>;
-  /** Settles an admitted payment once its answer is ready, and records how it ended. */
-  settle(payment: AdmittedPayment): Promise<SettlementOutcome>;
+  admit(route: PaidRoute, resource: PaidResource, header: string): Promise<Result<Admission>>;
+  /** Settles an admitted payment for its (2xx) answer, records both, and signs the receipt. */
+  settle(payment: AdmittedPayment, answer: PaidAnswer): Promise<SettlementOutcome>;
   /** Gives an admitted payment back when its answer is not a 2xx: nothing is taken. */
   release(payment: AdmittedPayment): Promise<void>;
 };
@@ -53,6 +94,14 @@ export type CreateX402ServiceParameters = {
   network: Network;
   /** How a settlement the facilitator reports is checked on the chain before the answer is released. */
   confirmSettlement: ConfirmSettlement;
+  /** How a settlement whose outcome is unknown is resolved from the chain when it is retried. */
+  resolvePending: ResolvePendingSettlement;
+  /** Signs offers, receipts and paid answers; null: none are signed. */
+  signer: X402Signer | null;
+  /** How long paid answers and payment-identifier ids are kept for retries (X402_PAYMENT_ID_RETENTION_SECONDS). */
+  retentionSeconds: number;
+  /** Longest a retry waits for the outcome of its payment in progress before it is told PAYMENT_PENDING. */
+  retryWaitMs?: number;
   clock?: () => Date;
   /** Where a record that could not be written is reported (never with the payer). */
   log?: (message: string) => void;
@@ -69,17 +118,28 @@ const usedReason: Record<X402PaymentStatus, string> = {
   FAILED: "payment_already_failed",
 };
 
+/** Seconds a client is asked to wait before retrying a payment whose outcome is not known yet. */
+const pendingRetryAfterSeconds = 2;
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+const isTxHash = (s: string | null | undefined): s is Hex => !!s && /^0x[0-9a-fA-F]{64}$/.test(s);
+
 /**
  * Per-call x402 payment, framework-free (REST and MCP share it): x402's resource server with the
- * "exact" EVM scheme over `facilitator`, and our record of each payment in the app store, checked
- * before any work, so a payment is served once across concurrent requests and replicas.
+ * "exact" EVM scheme over `facilitator` and the official extensions (payment-identifier, bazaar,
+ * offer-receipt), and our record of each payment in the app store, checked before any work, so a
+ * payment is served once across concurrent requests and replicas, and a retry never pays twice.
  */
 export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const clock = p.clock ?? (() => new Date());
   const log = p.log ?? ((message: string) => console.warn(message));
+  const retryWaitMs = p.retryWaitMs ?? 15_000;
   const server = new x402ResourceServer(p.facilitator).register(p.network, new ExactEvmScheme());
+  server.registerExtension(bazaarResourceServerExtension);
+  if (p.signer) server.registerExtension(createOfferReceiptExtension(p.signer.issuer));
   let initialized: Promise<void> | undefined;
   const requirementsByRoute = new Map<string, Promise<PaymentRequirements>>();
+  let lastForget = 0;
 
   /** The route's payment requirements, built once (after the facilitator said what it supports). */
   async function requirementsOf(route: PaidRoute): Promise<Result<PaymentRequirements>> {
@@ -103,29 +163,176 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     }
   }
 
-  const challengeOf = (route: PaidRoute, requirements: PaymentRequirements, resourceUrl: string, reason: string) =>
-    server.createPaymentRequiredResponse(
+  /** The extensions every payable route declares: discovery, optional payment ids, signed offers and receipts. */
+  const declaredExtensions = (route: PaidRoute): Record<string, unknown> => ({
+    ...discoveryDeclaration(route),
+    [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+    ...(p.signer ? declareOfferReceiptExtension({ includeTxHash: true, offerValiditySeconds: 300 }) : {}),
+  });
+
+  /** The transport context x402's extensions read: the method, the path and its route template. */
+  const transportOf = (route: PaidRoute, resource: PaidResource) => ({
+    method: route.method.toUpperCase(),
+    routePattern: routeTemplate(route),
+    adapter: { getPath: () => resource.path, getUrl: () => resource.url, getMethod: () => route.method.toUpperCase() },
+  });
+
+  const challengeOf = (route: PaidRoute, requirements: PaymentRequirements, resource: PaidResource, reason: string) => {
+    const transport = transportOf(route, resource);
+    return server.createPaymentRequiredResponse(
       [requirements],
-      { url: resourceUrl, description: route.summary, mimeType: "application/json" },
+      { url: resource.url, description: route.summary, mimeType: "application/json" },
       reason,
+      server.enrichExtensions(declaredExtensions(route), transport),
+      transport,
     );
+  };
+
+  const pending = (reason: string) =>
+    failure(
+      "PAYMENT_PENDING",
+      "this payment's settlement is not known yet: retry the same payment (or payment-identifier id) later, and do not pay again",
+      { reason, retryAfterSeconds: pendingRetryAfterSeconds },
+    );
+  const settlementFailed = (reason: string) =>
+    failure("PAYMENT_SETTLEMENT_FAILED", `the payment could not be settled (${reason}); the answer is withheld and nothing was taken`, {
+      reason,
+    });
+
+  /** PAYMENT-RESPONSE of a settled payment: x402's receipt signed for it, and the paid answer bound to it. */
+  async function paymentResponseOf(
+    row: Pick<X402PaymentRow, "route" | "asset" | "amount">,
+    payer: Address,
+    url: string,
+    txHash: Hex,
+    answer: PaidAnswer,
+  ) {
+    const response: SettleResponse = { success: true, transaction: txHash, network: p.network, payer };
+    if (p.signer) {
+      try {
+        const receipt = await p.signer.issuer.issueReceipt(url, payer, p.network, txHash);
+        if (receipt.format === "eip712") {
+          const paidAnswer = await p.signer.signPaidAnswer(receipt, {
+            route: row.route,
+            resourceUrl: url,
+            network: p.network,
+            asset: row.asset as Address,
+            payTo: p.payTo,
+            amount: row.amount.toString(),
+            transaction: txHash,
+            bodySha256: bodySha256(answer.body),
+            observationBlock: String(observationBlockOf(answer) ?? 0),
+          });
+          response.extensions = { [OFFER_RECEIPT]: { info: { receipt, paidAnswer } } };
+        }
+      } catch {
+        log("[x402] a receipt could not be signed; the answer is served without one");
+      }
+    }
+    return encodePaymentResponseHeader(response);
+  }
+
+  /**
+   * The outcome of a payment already claimed, for a retry of it (the same authorization, or the same
+   * payment-identifier id and request): its stored answer once settled (a pending settlement resolved
+   * from the chain first), a refusal once failed, PAYMENT_PENDING while it is not known by the deadline.
+   */
+  async function outcomeOf(rowId: string, payer: Address, resource: PaidResource): Promise<Result<Admission>> {
+    const deadline = Date.now() + retryWaitMs;
+    for (;;) {
+      const row = await findX402Payment(p.db, rowId);
+      if (!row) return failure("PAYMENT_PENDING", "the payment's first request was not answered: retry it", { retryAfterSeconds: 1 });
+      if (row.status === "SETTLED") {
+        const answer = row.answer ? PaidAnswer.safeParse(JSON.parse(row.answer)) : null;
+        if (answer?.success && row.paymentResponse)
+          return success({ kind: "REPLAY", answer: answer.data, paymentResponse: row.paymentResponse });
+        return failure("PAYMENT_INVALID", "the payment was settled and its answer is no longer kept", {
+          reason: "payment_already_settled",
+        });
+      }
+      if (row.status === "FAILED") return settlementFailed(row.reason ?? "settlement_failed");
+      if (row.status === "PENDING" && row.nonce && row.validBefore !== null) {
+        const resolution = await p.resolvePending({
+          from: payer,
+          to: p.payTo,
+          amount: row.amount,
+          nonce: row.nonce as Hex,
+          validBefore: row.validBefore,
+          txHash: isTxHash(row.txHash) ? row.txHash : null,
+        });
+        if (resolution.status === "SETTLED") {
+          const answer = PaidAnswer.parse(JSON.parse(row.answer ?? "null"));
+          const paymentResponse = await paymentResponseOf(row, payer, resource.url, resolution.txHash, answer);
+          await resolveX402Settlement(p.db, rowId, {
+            status: "SETTLED",
+            txHash: resolution.txHash,
+            reason: null,
+            settledAt: clock(),
+            paymentResponse,
+          });
+          continue;
+        }
+        if (resolution.status === "FAILED") {
+          await resolveX402Settlement(p.db, rowId, {
+            status: "FAILED",
+            txHash: row.txHash,
+            reason: resolution.reason,
+            settledAt: clock(),
+            answer: null,
+          });
+          continue;
+        }
+      }
+      if (Date.now() >= deadline) return pending(row.status === "PENDING" ? (row.reason ?? "settlement_pending") : "payment_in_progress");
+      await pause(row.status === "PENDING" ? 1_000 : 100);
+    }
+  }
+
+  /** Verifies a payment with the facilitator: null when valid, else the refusal. */
+  async function verify(payload: ExactEvmPaymentPayload, ours: PaymentRequirements, refuse: (reason: string) => Promise<Failure>) {
+    try {
+      const verified = await server.verifyPayment(payload as PaymentPayload, ours);
+      return verified.isValid ? null : refuse(reasonCode(verified.invalidReason, "payment_invalid"));
+    } catch (error) {
+      if (error instanceof FacilitatorUnavailableError) {
+        return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the x402 facilitator cannot be reached");
+      }
+      throw error;
+    }
+  }
+
+  /** Forgets kept answers and ids past their retention, at most once a minute per process. */
+  async function forgetExpired() {
+    if (Date.now() - lastForget < 60_000) return;
+    lastForget = Date.now();
+    await forgetRetainedAnswers(p.db, clock()).catch(() => log("[x402] kept answers past their retention could not be forgotten"));
+  }
 
   return {
     facilitator: p.facilitator,
+    signer: p.signer,
 
-    async challenge(route, resourceUrl) {
+    async offerOf(route) {
       const requirements = await requirementsOf(route);
-      return requirements.ok ? success(await challengeOf(route, requirements.value, resourceUrl, "payment_required")) : requirements;
+      if (!requirements.ok) return requirements;
+      const path = examplePath(route);
+      const extensions = server.enrichExtensions(declaredExtensions(route), transportOf(route, { url: path, path }));
+      return success({ requirements: requirements.value, extensions });
     },
 
-    async admit(route, resourceUrl, header) {
+    async challenge(route, resource) {
+      const requirements = await requirementsOf(route);
+      return requirements.ok ? success(await challengeOf(route, requirements.value, resource, "payment_required")) : requirements;
+    },
+
+    async admit(route, resource, header) {
       const requirements = await requirementsOf(route);
       if (!requirements.ok) return requirements;
       const ours = requirements.value;
       const refuse = async (reason: string) =>
         failure("PAYMENT_INVALID", `the payment was refused (${reason}); pay with the challenge in PAYMENT-REQUIRED`, {
           reason,
-          paymentRequired: await challengeOf(route, ours, resourceUrl, reason),
+          paymentRequired: await challengeOf(route, ours, resource, reason),
         });
 
       const parsed = parsePaymentSignature(header);
@@ -134,47 +341,83 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       const mismatch = termsMismatch(ours, payload.accepted);
       if (mismatch) return refuse(mismatch);
       if (!server.findMatchingRequirements([ours], payload as PaymentPayload)) return refuse("payment_terms_mismatch");
-
-      const id = paymentId(ours, payload.payload.authorization);
-      await awaitStore(p.storeReady);
-      const known = await findX402Payment(p.db, id);
-      if (known) return refuse(usedReason[known.status]);
-      let verified: Awaited<ReturnType<typeof server.verifyPayment>>;
-      try {
-        verified = await server.verifyPayment(payload as PaymentPayload, ours);
-      } catch (error) {
-        if (error instanceof FacilitatorUnavailableError) {
-          return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the x402 facilitator cannot be reached");
-        }
-        throw error;
+      const identifier = extractAndValidatePaymentIdentifier(payload as PaymentPayload);
+      if (!identifier.validation.valid) {
+        return failure("PAYMENT_ID_INVALID", "the payment-identifier id must be 16-128 letters, digits, '-' or '_'", {
+          reason: "invalid_payment_identifier",
+        });
       }
-      if (!verified.isValid) return refuse(reasonCode(verified.invalidReason, "payment_invalid"));
 
-      const row = { id, route: route.name, network: ours.network, asset: ours.asset, amount: BigInt(ours.amount), claimedAt: clock() };
-      if (!(await claimX402Payment(p.db, row))) {
-        // Lost to a concurrent request carrying the same payment.
+      const { authorization } = payload.payload;
+      const id = paymentId(ours, authorization);
+      const requestHash = paidRequestHash(route.name, resource.path, ours, authorization.from);
+      await awaitStore(p.storeReady);
+      await forgetExpired();
+      const conflict = () =>
+        failure("PAYMENT_ID_CONFLICT", "this payment-identifier id was used for another request: use a new id for a new request", {
+          reason: "payment_identifier_conflict",
+        });
+      /** A retry under an id already used: the same request, paid by the same payer (its signature checked), or a conflict. */
+      const retryOf = async (row: X402PaymentRow): Promise<Result<Admission>> => {
+        if (row.requestHash !== requestHash) return conflict();
+        if (row.id !== id) {
+          const refused = await verify(payload, ours, refuse);
+          if (refused) return refused;
+        }
+        return outcomeOf(row.id, authorization.from, resource);
+      };
+
+      if (identifier.id) {
+        const used = await findX402PaymentByIdentifier(p.db, identifier.id);
+        if (used) return retryOf(used);
+      }
+      const known = await findX402Payment(p.db, id);
+      if (known) {
+        // The same authorization again: a settlement still unknown is resolved, never paid a second time.
+        if (known.status === "PENDING" && known.requestHash === requestHash) return outcomeOf(id, authorization.from, resource);
+        return refuse(usedReason[known.status]);
+      }
+      const refused = await verify(payload, ours, refuse);
+      if (refused) return refused;
+
+      const claimedAt = clock();
+      const claimed = await claimX402Payment(p.db, {
+        id,
+        route: route.name,
+        network: ours.network,
+        asset: ours.asset,
+        amount: BigInt(ours.amount),
+        claimedAt,
+        paymentIdentifier: identifier.id,
+        requestHash,
+        nonce: authorization.nonce,
+        validBefore: BigInt(authorization.validBefore),
+        retainedUntil: new Date(claimedAt.getTime() + p.retentionSeconds * 1000),
+      });
+      if (!claimed) {
+        // Lost to a concurrent request carrying the same payment or the same id.
+        const used = identifier.id ? await findX402PaymentByIdentifier(p.db, identifier.id) : undefined;
+        if (used) return retryOf(used);
         return refuse(usedReason[(await findX402Payment(p.db, id))?.status ?? "CLAIMED"]);
       }
-      return success({ id, route, payload, requirements: ours });
+      return success({ kind: "PAY", payment: { id, route, resource, payload, requirements: ours } });
     },
 
-    async settle(payment) {
+    async settle(payment, answer) {
       const outcome = await settleOnChain(payment);
-      await record(payment, outcome);
+      const payer = payment.payload.payload.authorization.from;
       const transaction = outcome.txHash ?? "";
-      if (outcome.status === "SETTLED") {
-        const payer = payment.payload.payload.authorization.from;
-        return { receipt: { success: true, transaction, network: p.network, payer }, refusal: null };
+      if (outcome.status === "SETTLED" && outcome.txHash) {
+        const row = { route: payment.route.name, asset: payment.requirements.asset, amount: BigInt(payment.requirements.amount) };
+        const paymentResponse = await paymentResponseOf(row, payer, payment.resource.url, outcome.txHash, answer);
+        await record(payment, outcome, JSON.stringify(answer), paymentResponse);
+        return { paymentResponse, refusal: null };
       }
       const reason = outcome.reason ?? "settlement_failed";
-      return {
-        receipt: { success: false, errorReason: reason, transaction, network: p.network },
-        refusal: failure(
-          "PAYMENT_SETTLEMENT_FAILED",
-          `the payment could not be settled (${reason}); the answer is withheld and nothing was served`,
-          { reason },
-        ),
-      };
+      // A pending payment keeps its answer: a retry is served it once the chain shows the transfer.
+      await record(payment, outcome, outcome.status === "PENDING" ? JSON.stringify(answer) : null, null);
+      const paymentResponse = encodePaymentResponseHeader({ success: false, errorReason: reason, transaction, network: p.network });
+      return { paymentResponse, refusal: outcome.status === "PENDING" ? pending(reason) : settlementFailed(reason) };
     },
 
     async release(payment) {
@@ -198,7 +441,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       // The facilitator could not be reached: whether it broadcast the transfer is unknown.
       return { status: "PENDING", reason: "settlement_pending", txHash: null };
     }
-    const txHash = /^0x[0-9a-fA-F]{64}$/.test(result.transaction) ? (result.transaction as Hex) : null;
+    const txHash = isTxHash(result.transaction) ? result.transaction : null;
     if (!result.success) {
       const reason = reasonCode(result.errorReason, "settlement_failed");
       return { status: reason === "settlement_pending" ? "PENDING" : "FAILED", reason, txHash };
@@ -213,9 +456,9 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   }
 
   /** Records a settlement's end; a store failure is logged, never answered (the payment is already final). */
-  async function record(payment: AdmittedPayment, outcome: SettlementRecord) {
+  async function record(payment: AdmittedPayment, outcome: SettlementRecord, answer: string | null, paymentResponse: string | null) {
     try {
-      await recordX402Settlement(p.db, payment.id, { ...outcome, settledAt: clock() });
+      await recordX402Settlement(p.db, payment.id, { ...outcome, settledAt: clock(), answer, paymentResponse });
     } catch {
       log(`[x402] the settlement of payment ${payment.id} (${outcome.status}) could not be recorded`);
     }

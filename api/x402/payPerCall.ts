@@ -1,4 +1,4 @@
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import { encodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
@@ -6,6 +6,7 @@ import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { requestOrigin } from "../http/requestOrigin";
 import type { PaidRoute, X402Service } from "./createX402Service";
+import { keptAnswerHeaders } from "./paidAnswer";
 
 export type PayPerCallOptions = {
   service: X402Service;
@@ -26,14 +27,15 @@ const challengeHeaders = (challenge: PaymentRequired) => ({
  * x402 per-call payment of one route, the thin Hono side of `X402Service`: no PAYMENT-SIGNATURE is a
  * 402 PAYMENT_REQUIRED challenge; a payment is verified and claimed before the handler runs, settled
  * only after a 2xx answer (its receipt in PAYMENT-RESPONSE), and given back after any other answer.
- * A settlement that fails replaces the answer: nothing is served unpaid.
+ * A settlement that fails or is not known yet replaces the answer: nothing is served unpaid. A retry
+ * of a payment already paid for gets its stored answer, without the handler.
  */
 export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOptions): MiddlewareHandler<AccessEnv> {
   return async function payPerCall(c, next) {
-    const resourceUrl = `${requestOrigin(c, origins)}${c.req.path}`;
+    const resource = { url: `${requestOrigin(c, origins)}${c.req.path}`, path: c.req.path };
     const header = c.req.header("payment-signature");
     if (header === undefined) {
-      const challenge = await service.challenge(route, resourceUrl);
+      const challenge = await service.challenge(route, resource);
       if (!challenge.ok) throw ApiError.of(challenge);
       throw new ApiError(
         "PAYMENT_REQUIRED",
@@ -42,22 +44,38 @@ export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOpti
         challengeHeaders(challenge.value),
       );
     }
-    const admitted = await service.admit(route, resourceUrl, header);
+    const admitted = await service.admit(route, resource, header);
     if (!admitted.ok) {
       const challenge = admitted.details?.paymentRequired as PaymentRequired | undefined;
       throw ApiError.of(admitted, challenge ? challengeHeaders(challenge) : {});
     }
     c.set("principal", { kind: "x402" });
+    if (admitted.value.kind === "REPLAY") {
+      const { answer, paymentResponse } = admitted.value;
+      c.res = new Response(answer.body, {
+        status: answer.status,
+        headers: { ...answer.headers, "content-type": answer.contentType, ...paidHeaders(paymentResponse) },
+      });
+      return;
+    }
+    const { payment } = admitted.value;
     await next();
-    if (c.error || c.res.status < 200 || c.res.status >= 300) return service.release(admitted.value);
-    const { receipt, refusal } = await service.settle(admitted.value);
+    if (c.error || c.res.status < 200 || c.res.status >= 300) return service.release(payment);
+    const answer = {
+      status: c.res.status,
+      contentType: c.res.headers.get("content-type") ?? "application/json",
+      body: await c.res.clone().text(),
+      headers: Object.fromEntries(keptAnswerHeaders.flatMap((h) => (c.res.headers.has(h) ? [[h, c.res.headers.get(h) as string]] : []))),
+    };
+    const { paymentResponse, refusal } = await service.settle(payment, answer);
     if (refusal) {
-      const error = ApiError.of(refusal, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(receipt), "Cache-Control": "no-store" });
+      const error = ApiError.of(refusal, { "PAYMENT-RESPONSE": paymentResponse, "Cache-Control": "no-store" });
       c.res = c.json(error.body(), error.status, error.headers);
       return;
     }
-    c.res.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(receipt));
-    // A paid answer is the payer's own: no shared cache keeps it.
-    c.res.headers.set("Cache-Control", "private, no-store");
+    for (const [name, value] of Object.entries(paidHeaders(paymentResponse))) c.res.headers.set(name, value);
   };
 }
+
+/** Headers of a paid answer: its receipt, and no shared cache (a paid answer is the payer's own). */
+const paidHeaders = (paymentResponse: string) => ({ "PAYMENT-RESPONSE": paymentResponse, "Cache-Control": "private, no-store" });

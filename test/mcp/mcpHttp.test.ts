@@ -1,3 +1,4 @@
+import { validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testOrigins } from "../support/access";
@@ -245,8 +246,8 @@ describe("discovery", () => {
     const card = (await res.json()) as {
       serverInfo: { name: string };
       transports: { type: string; url: string }[];
-      authentication: { headers: { name: string }[] };
-      tools: { name: string; inputSchema: unknown }[];
+      authentication: { headers: { name: string }[]; x402Discovery: string };
+      tools: { name: string; inputSchema: unknown; price?: unknown; x402Discovery?: { bazaar: unknown } }[];
     };
     expect(card.transports.map((t) => [t.type, t.url])).toEqual([
       ["streamable-http", `${testOrigins.public}/mcp`],
@@ -258,7 +259,14 @@ describe("discovery", () => {
     for (const tool of card.tools) {
       const listed = list.result.tools.find((t) => t.name === tool.name);
       expect(tool.inputSchema, tool.name).toEqual(listed?.inputSchema);
+      // Each paid tool carries x402's bazaar tool form, valid by the package's own validator.
+      if (tool.price) {
+        const bazaar = tool.x402Discovery?.bazaar as Parameters<typeof validateDiscoveryExtension>[0];
+        expect(validateDiscoveryExtension(bazaar), tool.name).toEqual({ valid: true });
+      } else expect(tool.x402Discovery, tool.name).toBeUndefined();
     }
+    expect(card.tools.filter((t) => t.x402Discovery)).toHaveLength(5);
+    expect(card.authentication.x402Discovery).toBe(`${testOrigins.public}/v1/x402/discovery`);
   });
 
   test("default: the OpenAPI document lists the MCP endpoints", async () => {

@@ -51,7 +51,28 @@ export const additions: Record<string, { status: number; why: string }[]> = {
     { status: 413, why: "body cap" },
   ],
   "POST /v1/keys/recovery/claim": [{ status: 413, why: "body cap" }],
-  "GET /v1/token/price/{symbol}": [{ status: 400, why: "a symbol longer than 32 characters (any shorter untracked one is 404)" }],
+  "GET /v1/token/price/{symbol}": [
+    { status: 400, why: "a symbol longer than 32 characters (any shorter untracked one is 404); a malformed x402 payment-identifier id" },
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
+  "GET /v1/audit/{address}": [
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
+  "GET /v1/security/score/{address}": [
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
+  "GET /v1/gas/fees": [
+    { status: 400, why: "a malformed x402 payment-identifier id" },
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
+  "GET /v1/dex/metrics": [
+    { status: 400, why: "a malformed x402 payment-identifier id" },
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
+  "GET /v1/whales/signals": [
+    { status: 400, why: "a malformed x402 payment-identifier id" },
+    { status: 409, why: "an x402 payment-identifier id used for another request, or a payment whose settlement is pending" },
+  ],
 };
 
 /** Statuses the spec lists that we do not answer, each with the decision behind it. */

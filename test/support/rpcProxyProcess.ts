@@ -5,13 +5,14 @@ import { createServer } from "node:http";
  * `pass` forwards, `down` answers 503, `alter-hash` rewrites every block hash it forwards (a provider
  * on another fork), `lie-call` answers every `eth_call` with true (0x…01: a liar that would make any
  * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
- * `Transfer` log in the receipts it forwards. The mode changes with `POST /__mode` and body
+ * `Transfer` log in the receipts it forwards, `drop-broadcast-answer` forwards an `eth_sendRawTransaction`
+ * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know). The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
  * `GET /__counts` how many requests of each JSON-RPC method it forwarded.
  * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
  */
-type Mode = "pass" | "down" | "alter-hash" | "lie-call" | `inflate-transfer:${string}`;
+type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [target, initial] = process.argv.slice(2);
@@ -67,6 +68,11 @@ const server = createServer(async (req, res) => {
     return;
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
+  if (mode === "drop-broadcast-answer" && body.includes('"eth_sendRawTransaction"')) {
+    await upstream.text();
+    res.destroy();
+    return;
+  }
   let text = await upstream.text();
   if (mode === "lie-call" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
   if (mode === "alter-hash")

@@ -3,9 +3,15 @@ import type { AppStore } from "../../api/store/createAppStore";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import { type CreateX402ServiceParameters, createX402Service, type X402Service } from "../../api/x402/createX402Service";
+import { createX402Signer } from "../../api/x402/createX402Signer";
+import { chainResolution } from "../../api/x402/resolvePendingSettlement";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { devnetAccount, devnetRoles } from "../../devnet/accounts";
 import type { Manifest } from "../../devnet/manifest";
 import { testAppStore } from "./access";
+
+/** The key the test services sign offers and receipts with (the devnet payout account's, as `npm start`'s). */
+export const testSigningKey = devnetAccount(devnetRoles.payout).privateKey;
 
 /** The test devnet as the one, trusted, provider. */
 export const devnetProvider = (manifest: Manifest) => ({ name: "devnet", url: manifest.rpcUrl, trusted: true });
@@ -25,13 +31,19 @@ export function testX402Service(
   store: AppStore = testAppStore(),
   overrides: Partial<CreateX402ServiceParameters> = {},
 ): X402Service {
+  const providers = [devnetProvider(manifest)];
+  const confirmSettlement =
+    overrides.confirmSettlement ?? evidenceGradeSettlement({ providers, chainId: 8453, token: baseUsdc, intervalMs: 100 });
   return createX402Service({
     db: store.db,
     storeReady: store.ready,
     facilitator: testFacilitator(manifest),
     payTo: manifest.payoutAddress,
     network: baseNetwork,
-    confirmSettlement: evidenceGradeSettlement({ providers: [devnetProvider(manifest)], chainId: 8453, token: baseUsdc, intervalMs: 100 }),
+    confirmSettlement,
+    resolvePending: chainResolution({ providers, chainId: 8453, token: baseUsdc, confirmSettlement }),
+    signer: createX402Signer(testSigningKey),
+    retentionSeconds: 86_400,
     ...overrides,
   });
 }

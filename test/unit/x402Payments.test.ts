@@ -295,10 +295,22 @@ describe("answerWithin", () => {
 describe("x402 configuration", () => {
   const key = `0x${"11".repeat(32)}`;
 
+  test("a signing key and the retention of paid answers and ids, each checked", () => {
+    expect(loadConfig({ X402_SIGNING_KEY: key, X402_PAYMENT_ID_RETENTION_SECONDS: "3600" }).x402).toMatchObject({
+      signingKey: key,
+      paymentIdRetentionSeconds: 3600,
+    });
+  });
+
   test("a gas key or a remote facilitator, not both; each checked", () => {
-    expect(loadConfig({ X402_FACILITATOR_PRIVATE_KEY: key }).x402).toEqual({ facilitatorUrl: undefined, facilitatorPrivateKey: key });
+    expect(loadConfig({ X402_FACILITATOR_PRIVATE_KEY: key }).x402).toMatchObject({ facilitatorUrl: undefined, facilitatorPrivateKey: key });
     expect(loadConfig({ X402_FACILITATOR_URL: "https://facilitator.example/" }).x402.facilitatorUrl).toBe("https://facilitator.example/");
-    expect(loadConfig({}).x402).toEqual({ facilitatorUrl: undefined, facilitatorPrivateKey: undefined });
+    expect(loadConfig({}).x402).toEqual({
+      facilitatorUrl: undefined,
+      facilitatorPrivateKey: undefined,
+      signingKey: undefined,
+      paymentIdRetentionSeconds: 86_400,
+    });
     expect(() => loadConfig({ X402_FACILITATOR_PRIVATE_KEY: key, X402_FACILITATOR_URL: "https://f.example" })).toThrow(
       /X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one/,
     );
@@ -306,6 +318,9 @@ describe("x402 configuration", () => {
       { X402_FACILITATOR_PRIVATE_KEY: "0x1234" },
       { X402_FACILITATOR_URL: "ftp://f.example" },
       { X402_FACILITATOR_URL: "nope" },
+      { X402_SIGNING_KEY: "0x1234" },
+      { X402_PAYMENT_ID_RETENTION_SECONDS: "59" },
+      { X402_PAYMENT_ID_RETENTION_SECONDS: "forever" },
     ]) {
       expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
     }

@@ -1,4 +1,3 @@
-import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, parseUnits } from "viem";
@@ -11,13 +10,13 @@ import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
-import { seedMarketIndex } from "../support/marketIndex";
+import type { seedMarketIndex } from "../support/marketIndex";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
 const manifest = testManifest();
@@ -50,11 +49,9 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     backend = await openBackend(backendName);
     gasKey = await fundedKey(manifest);
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    // The market routes answer from an index written from the chain's reads (test/support/marketIndex.ts).
-    marketIndex = await seedMarketIndex(new PGlite(), manifest);
-    const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
-    app = createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market }));
+    const paying = await paidApp(manifest, backend, x402);
+    ({ app, marketIndex } = paying);
+    const { access } = paying;
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     noChain = createApp(
       testAppDeps(manifest, backend.indexDb, { access, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
@@ -354,16 +351,17 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
       const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo, confirmSettlement });
       const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
       const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
-      for (const [mode, reason, status] of [
-        ["inflate-transfer:1", "settlement_not_on_chain", "FAILED"],
-        ["down", "settlement_unconfirmed", "PENDING"],
+      // A contradicted settlement failed; an unconfirmed one is pending: retry it, never pay it again.
+      for (const [mode, reason, status, httpStatus, error] of [
+        ["inflate-transfer:1", "settlement_not_on_chain", "FAILED", 402, "PAYMENT_SETTLEMENT_FAILED"],
+        ["down", "settlement_unconfirmed", "PENDING", 409, "PAYMENT_PENDING"],
       ] as const) {
         await proxy.setMode(mode);
         const { header } = await signedPayment(requirements, payer.privateKey);
         const res = await send(paid[0]?.url as string, { "payment-signature": header }, watched);
-        expect(res.status, mode).toBe(402);
+        expect(res.status, mode).toBe(httpStatus);
         const text = await res.text();
-        expect(JSON.parse(text), mode).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason });
+        expect(JSON.parse(text), mode).toMatchObject({ error, reason });
         expect(text, mode).not.toContain("capabilityScore");
         const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") as string);
         expect(receipt, mode).toMatchObject({ success: false, errorReason: reason, network: baseNetwork });

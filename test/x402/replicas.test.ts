@@ -1,6 +1,8 @@
 import type { PaymentRequirements } from "@x402/core/types";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, erc20Abi, type Hex } from "viem";
 import { afterAll, describe, expect, test } from "vitest";
+import { baseUsdc } from "../../base/baseChain";
 import { devnetAccount } from "../../devnet/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
@@ -59,4 +61,30 @@ describe.skipIf(!databaseUrl)("x402 across two API processes on one Postgres (np
       expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_settled" });
     }
   }, 300_000);
+
+  test("behavior: one payment-identifier id retried through both processes at once: one settlement, identical answers, another request under it 409", async () => {
+    const { service, replica } = running as ServiceWithReplica;
+    const manifest: Manifest = readManifest(service.manifestPath);
+    const agent = manifest.accounts.users[13] as { address: Address; privateKey: Hex };
+    const chain = createDevnetClient(manifest.rpcUrl, agent.privateKey);
+    const paths = [service, replica].map((s) => `${s.baseUrl}/v1/audit/${manifest.contracts.diamond}`);
+    const id = generatePaymentId();
+    const since = await chain.getBlockNumber({ cacheTime: 0 });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => payingFetch(remote, agent.privateKey, id)(paths[i % 2] as string)),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(await Promise.all(answers.map((r) => r.text()))).size).toBe(1);
+    const transfers = await chain.getContractEvents({
+      address: baseUsdc,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { from: agent.address },
+      fromBlock: since + 1n,
+    });
+    expect(transfers).toHaveLength(1);
+    const other = await payingFetch(remote, agent.privateKey, id)(`${replica.baseUrl}/v1/security/score/${manifest.contracts.diamond}`);
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ error: "PAYMENT_ID_CONFLICT" });
+  }, 120_000);
 });
