@@ -16,12 +16,13 @@ export type ClientTestService = {
 
 /**
  * Starts the service with `env` and waits until it serves market data and x402 settlement
- * (`/ready`, then a status with the index fresh and x402 AVAILABLE).
+ * (`/ready`, then a status with the index fresh and x402 AVAILABLE). Without the traffic generator:
+ * it sends transfers to the manifest's users, whose balances the payment tests compare to the unit.
  */
 export async function startClientTestService(env: Record<string, string>): Promise<ClientTestService> {
   const databaseUrl = process.env.DATABASE_URL;
   const db = databaseUrl ? await createThrowawayDatabase(databaseUrl) : null;
-  const service = await startService({ ...env, ...(db ? { DATABASE_URL: db.url } : {}) });
+  const service = await startService({ DEVNET_TRAFFIC: "false", ...env, ...(db ? { DATABASE_URL: db.url } : {}) });
   const pg = db ? await import("pg") : null;
   const pool = db && pg ? new pg.default.Pool({ connectionString: db.url, max: 1 }) : null;
   pool?.on("error", () => {});
