@@ -30,8 +30,17 @@ async function main() {
 
   const devnet = await prepareChain(config, "cluster");
   const processes: ChildProcess[] = [spawnPonder("start", config.databaseSchema, shared)];
+  let replicasStarted = false;
   console.log(`[cluster] indexer and API on http://${config.host}:${config.port}`);
+  // An indexer that dies before it serves stops the cluster instead of leaving the wait below polling forever.
+  processes[0]?.once("exit", (code) => {
+    if (!replicasStarted) {
+      console.error(`[cluster] the indexer exited (${code}) before serving`);
+      void devnet?.stop().finally(() => process.exit(code ?? 1));
+    }
+  });
   await untilServing(`http://${config.host}:${config.port}/health`);
+  replicasStarted = true;
   replicaPorts.forEach(({ port, indexerPort }, i) => {
     const facilitatorKey =
       config.chain.kind === "devnet"
