@@ -18,8 +18,20 @@ export {
   RateLimitedError,
   ServiceError,
 } from "./errors.js";
+export { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guard/guardErrors.js";
+export {
+  type GuardableWallet,
+  type GuardedTransaction,
+  type GuardObservation,
+  type GuardPolicy,
+  type GuardVerdict,
+  type TransactionGuardOptions,
+  transactionGuard,
+} from "./guard/transactionGuard.js";
 export { type PaymentOptions, type PaymentSigner, usdcToAtomic } from "./payWithX402.js";
 export type { CallKind } from "./request.js";
+export { callTool, type ToolAnswer } from "./tools/callTool.js";
+export { type JsonSchema, type ToolDefinition, type ToolName, toolAnnotations, toolDefinitions } from "./tools/toolDefinitions.js";
 export type {
   Address,
   AggregateStats,

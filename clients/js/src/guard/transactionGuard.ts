@@ -1,0 +1,106 @@
+import type { Client, PayableCallOptions } from "../createClient.js";
+import type { Address, AuditResponse, Hex, TransactionPreflightResponse } from "../types.js";
+import { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guardErrors.js";
+
+/** The transaction about to be sent, as the policy sees it. */
+export type GuardedTransaction = { to: Address; data: Hex | undefined; value: bigint | undefined; from: Address | undefined };
+
+/** What the guard observed before sending: the target's audit, or a preflight of the exact call. */
+export type GuardObservation =
+  | { kind: "audit"; transaction: GuardedTransaction; audit: AuditResponse }
+  | { kind: "preflight"; transaction: GuardedTransaction; preflight: TransactionPreflightResponse };
+
+/** A policy's decision: anything but `{allow: true}` refuses. */
+export type GuardVerdict = { allow: true } | { allow: false; reason: string };
+
+/** The caller's rule: the service reports observations; deciding what is acceptable is the caller's. */
+export type GuardPolicy = (observation: GuardObservation) => GuardVerdict | Promise<GuardVerdict>;
+
+export type TransactionGuardOptions = {
+  /** The service client that observes (its API key, or `pay` for audits paid with x402). */
+  client: Client;
+  /** Without one, every transaction throws GuardPolicyRequiredError before anything is observed or sent. */
+  policy: GuardPolicy | undefined;
+  /** `audit` (default): the target's capability audit; `preflight`: the exact call, resolved and simulated (API key only). */
+  observe?: "audit" | "preflight";
+  /** Pay the audit with x402 (audit only; see the client's payment option). */
+  pay?: PayableCallOptions["pay"];
+};
+
+type AccountLike = Address | { address: Address } | null | undefined;
+type SendArgs = { to?: Address | null; data?: Hex; value?: bigint; account?: AccountLike };
+type WriteArgs = {
+  address: Address;
+  abi: readonly unknown[];
+  functionName: string;
+  args?: readonly unknown[];
+  value?: bigint;
+  dataSuffix?: Hex;
+  account?: AccountLike;
+};
+
+/** The part of a viem wallet client the guard wraps. */
+export type GuardableWallet = {
+  account?: { address: Address } | undefined;
+  sendTransaction(args: never): Promise<Hex>;
+  writeContract(args: never): Promise<Hex>;
+};
+
+/**
+ * A viem wallet-client extension: `sendTransaction` and `writeContract` first observe the target through
+ * the service (its audit, or a preflight of the exact call), then run `policy` on the observation, and
+ * send only when it answers `{allow: true}`. A refusal throws GuardRefusedError naming the reason; a
+ * failed observation throws the client's ServiceError; in both cases nothing is signed or sent.
+ *
+ * @example
+ * const guarded = walletClient.extend(transactionGuard({ client, policy: ({ kind, ...o }) =>
+ *   kind === "audit" && o.audit.detectedCapabilities.includes("SELFDESTRUCT_OPCODE")
+ *     ? { allow: false, reason: "the target can self-destruct" } : { allow: true } }));
+ * await guarded.writeContract({ address, abi, functionName: "transfer", args: [to, amount] });
+ */
+export function transactionGuard(options: TransactionGuardOptions) {
+  return <W extends GuardableWallet>(wallet: W): Pick<W, "sendTransaction" | "writeContract"> => {
+    const from = (account: AccountLike) => (typeof account === "string" ? account : (account?.address ?? wallet.account?.address));
+    const sendTransaction = async (args: SendArgs): Promise<Hex> => {
+      const { to, data, value, account } = args;
+      if (!to) throw new TransactionGuardError("GUARD_NO_TARGET", "a transaction without a target (a deployment) has nothing to observe");
+      await enforce(options, { to, data, value, from: from(account) });
+      return wallet.sendTransaction(args as never);
+    };
+    const writeContract = async (args: WriteArgs): Promise<Hex> => {
+      const { encodeFunctionData, concat } = await import("viem");
+      const call = encodeFunctionData({ abi: args.abi, functionName: args.functionName, args: args.args } as never);
+      const data = args.dataSuffix ? concat([call, args.dataSuffix]) : call;
+      await enforce(options, { to: args.address, data, value: args.value, from: from(args.account) });
+      return wallet.writeContract(args as never);
+    };
+    // The wallet's own signatures (viem's generics), so that the guarded client types each call as before.
+    return { sendTransaction, writeContract } as unknown as Pick<W, "sendTransaction" | "writeContract">;
+  };
+}
+
+/** Observes `transaction` and runs the policy; returns only when the policy allows it. */
+async function enforce(
+  { client, policy, observe = "audit", pay }: TransactionGuardOptions,
+  transaction: GuardedTransaction,
+): Promise<void> {
+  if (!policy) throw new GuardPolicyRequiredError();
+  const observation: GuardObservation =
+    observe === "audit"
+      ? { kind: "audit", transaction, audit: (await client.audit(transaction.to, { pay })).data }
+      : { kind: "preflight", transaction, preflight: (await client.preflight(preflightRequest(transaction))).data };
+  const verdict: unknown = await policy(observation);
+  if ((verdict as GuardVerdict | undefined)?.allow === true) return;
+  const reason = (verdict as { reason?: unknown } | undefined)?.reason;
+  throw new GuardRefusedError(typeof reason === "string" ? reason : "the policy did not answer {allow: true}", observation);
+}
+
+function preflightRequest({ to, data, value, from }: GuardedTransaction) {
+  return {
+    chainId: 8453 as const,
+    to,
+    ...(data ? { data } : {}),
+    ...(from ? { from } : {}),
+    ...(value !== undefined ? { value: `0x${value.toString(16)}` as Hex } : {}),
+  };
+}
