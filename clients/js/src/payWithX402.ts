@@ -22,7 +22,7 @@ export type PaymentOptions = {
   maxTotalUsdc?: string;
 };
 
-/** What the client has spent so far; a payment is reserved before it is signed and given back if nothing is taken. */
+/** What the client has spent so far: a payment is reserved before it is signed, given back when the service refuses it (nothing settled), kept when its answer is lost. */
 export type SpendingBudget = { spent: bigint; readonly max: bigint | null };
 
 const usdcDecimals = 6;
@@ -81,8 +81,8 @@ export async function payWithX402(
   try {
     response = await wrapFetchWithPayment(fetchImpl, client)(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    budget.spent -= reserved;
     if (refusal) throw refusal;
+    // The reservation stays: a payment signed and sent whose answer was lost may have been settled.
     throw transportError(error, url.origin, timeoutMs);
   }
   if (!response.ok) {
