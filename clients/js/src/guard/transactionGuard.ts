@@ -53,8 +53,8 @@ export type GuardableWallet = {
  * failed observation throws the client's ServiceError; in both cases nothing is signed or sent.
  *
  * @example
- * const guarded = walletClient.extend(transactionGuard({ client, policy: ({ kind, ...o }) =>
- *   kind === "audit" && o.audit.detectedCapabilities.includes("SELFDESTRUCT_OPCODE")
+ * const guarded = walletClient.extend(transactionGuard({ client, policy: (seen) =>
+ *   seen.kind === "audit" && seen.audit.detectedCapabilities.includes("SELFDESTRUCT_OPCODE")
  *     ? { allow: false, reason: "the target can self-destruct" } : { allow: true } }));
  * await guarded.writeContract({ address, abi, functionName: "transfer", args: [to, amount] });
  */
