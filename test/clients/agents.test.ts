@@ -18,17 +18,13 @@ import {
 } from "../../clients/js/src/index";
 import { createDevnetClient, devnetChain } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
-import { type ClientTestService, startClientTestService, usdcBalance } from "./support";
+import { type ClientTestService, devnetUser, startClientTestService, usdcBalance } from "./support";
 
 const root = resolve(import.meta.dirname, "..", "..");
 let running: ClientTestService;
 let manifest: Manifest;
 let client: Client;
-const user = (i: number) => {
-  const account = manifest.accounts.users[i];
-  if (!account) throw new Error(`no devnet user ${i}`);
-  return { ...account, signer: privateKeyToAccount(account.privateKey) };
-};
+const user = (i: number) => devnetUser(manifest, i);
 /** A free key of devnet user `i`, and a client with it. */
 async function keyedClient(i: number) {
   const { apiKey } = await client.claimFreeKey(user(i).signer);

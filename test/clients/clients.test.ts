@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { type Address, erc20Abi, type Hex, parseEventLogs } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   AuthenticationError,
@@ -21,7 +20,7 @@ import {
 import { freePort } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
-import { type ClientTestService, payUsdc, preflightOf, startClientTestService, usdcBalance } from "./support";
+import { type ClientTestService, devnetUser, payUsdc, preflightOf, startClientTestService, usdcBalance } from "./support";
 
 /** Free keys may make 20 requests a minute here, so that a rate limit is reached in a few calls. */
 const freeRateLimit = 20;
@@ -31,11 +30,7 @@ const usdcAddress = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 let running: ClientTestService;
 let manifest: Manifest;
 let client: Client;
-const user = (i: number) => {
-  const account = manifest.accounts.users[i];
-  if (!account) throw new Error(`no devnet user ${i}`);
-  return { ...account, signer: privateKeyToAccount(account.privateKey) };
-};
+const user = (i: number) => devnetUser(manifest, i);
 /** Polls `call` until it throws an error of `type` (the key cache sees a store change within 1 s). */
 async function untilThrows<E>(call: () => Promise<unknown>, type: new (...args: never[]) => E, tries = 20): Promise<E> {
   let last: unknown;

@@ -1,10 +1,9 @@
 import type { Address } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ClientOptions, createClient, DataSourceUnavailableError, RateLimitedError } from "../../clients/js/src/index";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { type HttpFaultProxy, startHttpFaultProxy } from "../support/httpFaultProxy";
-import { type ClientTestService, preflightOf, startClientTestService, usdcBalance } from "./support";
+import { type ClientTestService, devnetUser, preflightOf, startClientTestService, usdcBalance } from "./support";
 
 /** A free key may make 5 requests a minute here, so that the rate limit is reached in a few calls. */
 const freeRateLimit = 5;
@@ -12,11 +11,7 @@ const freeRateLimit = 5;
 let running: ClientTestService;
 let proxy: HttpFaultProxy;
 let manifest: Manifest;
-const user = (i: number) => {
-  const account = manifest.accounts.users[i];
-  if (!account) throw new Error(`no devnet user ${i}`);
-  return { ...account, signer: privateKeyToAccount(account.privateKey) };
-};
+const user = (i: number) => devnetUser(manifest, i);
 
 type Exchange = { url: string; sentAt: number; answeredAt: number | null; status: number | null; retryAfter: number | null };
 /** The real fetch, with a record of each exchange (when it was sent, when and how it was answered). */

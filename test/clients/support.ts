@@ -1,4 +1,5 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { createThrowawayDatabase } from "../support/postgres";
@@ -44,6 +45,13 @@ export async function startClientTestService(env: Record<string, string>): Promi
     throw error;
   }
   return { service, databaseUrl: db?.url ?? null, sql: pool ? async (text, params) => (await pool.query(text, params)).rows : null, stop };
+}
+
+/** The manifest's devnet user `i`, with a viem account that signs as it. */
+export function devnetUser(manifest: Manifest, i: number) {
+  const account = manifest.accounts.users[i];
+  if (!account) throw new Error(`no devnet user ${i}`);
+  return { ...account, signer: privateKeyToAccount(account.privateKey) };
 }
 
 /** USDC units `holder` has on the devnet. */
