@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -133,6 +134,21 @@ describe("the stdio MCP command (base-capability mcp)", () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  test("error: a paying wallet without a per-call cap, or no service URL, stops the command at start (exit 2, the reason on stderr)", async () => {
+    const run = (env: Record<string, string>) =>
+      new Promise<{ code: number; stderr: string }>((done) =>
+        execFile(
+          process.execPath,
+          [join(root, "node_modules", ".bin", "tsx"), join(root, "clients", "js", "src", "cli.ts"), "mcp"],
+          { env: { PATH: process.env.PATH ?? "", ...env } },
+          (error, _, stderr) => done({ code: error ? Number(error.code) : 0, stderr }),
+        ),
+      );
+    const uncapped = await run({ BASE_CAPABILITY_URL: running.service.baseUrl, BASE_CAPABILITY_PRIVATE_KEY: user(9).privateKey });
+    expect(uncapped).toEqual({ code: 2, stderr: expect.stringContaining("BASE_CAPABILITY_MAX_USDC_PER_CALL must be a USDC amount") });
+    expect(await run({})).toEqual({ code: 2, stderr: expect.stringContaining("BASE_CAPABILITY_URL must be the service's URL") });
   });
 
   test("default: paying per call, one call moves exactly the price to the payout address; a price above the cap is refused unsigned", async () => {
