@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,8 +27,10 @@ export function compileFixtures(): Artifacts {
     .sort();
   const sources = Object.fromEntries(files.map((f) => [f, { content: readFileSync(join(contractsDir, f), "utf8") }]));
   const require = createRequire(import.meta.url);
-  const solc = require("solc") as { version(): string; compile(input: string): string };
-  const digest = createHash("sha256").update(solc.version()).update(JSON.stringify(sources)).digest("hex").slice(0, 16);
+  // The cache key takes solc's package version, not `solc.version()`: solc is loaded only to compile,
+  // and then in a child process (its ~125 MB wasm module would otherwise stay in the launcher for life).
+  const { version } = require("solc/package.json") as { version: string };
+  const digest = createHash("sha256").update(version).update(JSON.stringify(sources)).digest("hex").slice(0, 16);
   const cached = join(cacheDir, `${digest}.json`);
   if (files.length === 0) return {};
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as Artifacts;
@@ -41,7 +44,7 @@ export function compileFixtures(): Artifacts {
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const output = JSON.parse(compileInChildProcess(require.resolve("solc"), JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length > 0) {
     throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join("\n")}`);
@@ -60,6 +63,14 @@ export function compileFixtures(): Artifacts {
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(cached, JSON.stringify(artifacts));
   return artifacts;
+}
+
+/** solc-js's `compile` on `input` in a process of its own (started from this Node); its JSON output. */
+function compileInChildProcess(solcPath: string, input: string): string {
+  const script = `let input = ""; process.stdin.on("data", (d) => (input += d)).on("end", () => process.stdout.write(require(${JSON.stringify(solcPath)}).compile(input)));`;
+  const run = spawnSync(process.execPath, ["-e", script], { input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`solc exited with ${run.status}: ${run.stderr.slice(-2000)}`);
+  return run.stdout;
 }
 
 /** The artifact of one contract, or a clear error naming what is missing. */
