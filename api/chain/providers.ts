@@ -9,18 +9,22 @@ export type RpcProvider = {
 };
 
 /**
- * The providers of the configured chain: on the devnet its own node (trusted: we run it), on mainnet
- * the trusted primary (if any) followed by the public ones.
+ * The providers of the configured chain: on the devnet its own node (trusted: we run it), or the
+ * DEVNET_PROVIDER_URLS in front of it as public ones; on mainnet the trusted primary (if any) followed
+ * by the public ones.
  */
 export function resolveProviders(chain: Config["chain"], devnetRpcUrl?: string): RpcProvider[] {
   if (chain.kind === "devnet") {
+    if (chain.providerUrls.length > 0) return publicProviders(chain.providerUrls);
     if (!devnetRpcUrl) throw new Error("the devnet RPC URL is needed in devnet mode");
     return [{ name: "devnet", url: devnetRpcUrl, trusted: true }];
   }
-  const providers: RpcProvider[] = [];
-  if (chain.primaryUrl) providers.push({ name: `primary:${new URL(chain.primaryUrl).hostname}`, url: chain.primaryUrl, trusted: true });
-  chain.publicUrls.forEach((url, i) => {
-    providers.push({ name: `public-${i + 1}:${new URL(url).hostname}`, url, trusted: false });
-  });
-  return providers;
+  const primary: RpcProvider[] = chain.primaryUrl
+    ? [{ name: `primary:${new URL(chain.primaryUrl).hostname}`, url: chain.primaryUrl, trusted: true }]
+    : [];
+  return [...primary, ...publicProviders(chain.publicUrls)];
+}
+
+function publicProviders(urls: string[]): RpcProvider[] {
+  return urls.map((url, i) => ({ name: `public-${i + 1}:${new URL(url).hostname}`, url, trusted: false }));
 }

@@ -12,8 +12,14 @@ import * as schema from "./schema";
 /** The app store's drizzle database, on Postgres or PGlite alike. */
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-/** Where the app store lives: schema `app` of a Postgres database, or a PGlite directory of its own. */
-export type AppStoreTarget = { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; directory: string };
+/**
+ * Where the app store lives: schema `app` of a Postgres database, a PGlite directory of its own, or
+ * schema `app` of a PGlite instance already open in this process (the index's, which its owner closes).
+ */
+export type AppStoreTarget =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; directory: string }
+  | { kind: "pglite-instance"; client: PGlite };
 
 export type AppStore = {
   db: AppDb;
@@ -50,10 +56,15 @@ export function createAppStore(target: AppStoreTarget): AppStore {
     ready.catch(() => {});
     return { db, ready, close: () => pool.end() };
   }
+  if (target.kind === "pglite-instance") return openOnPglite(target.client, () => Promise.resolve());
   if (!target.directory.startsWith("memory://")) mkdirSync(target.directory, { recursive: true });
   const client = new PGlite(target.directory);
+  return openOnPglite(client, () => (client.closed ? Promise.resolve() : client.close()));
+}
+
+function openOnPglite(client: PGlite, close: () => Promise<void>): AppStore {
   const db = drizzlePglite(client, { schema }) as unknown as AppDb;
   const ready = migratePglite(drizzlePglite(client), migrationsConfig);
   ready.catch(() => {});
-  return { db, ready, close: () => (client.closed ? Promise.resolve() : client.close()) };
+  return { db, ready, close };
 }

@@ -1,0 +1,39 @@
+import { describe, expect, test } from "vitest";
+import { resolveProviders } from "../../api/chain/providers";
+import { loadConfig } from "../../api/config";
+
+const pepper = "p".repeat(32);
+
+describe("providers and stores by deployment", () => {
+  test("default: the devnet reads its own node as the one trusted provider; DEVNET_PROVIDER_URLS replaces it with public providers (quorum rule)", () => {
+    expect(resolveProviders(loadConfig({}).chain, "http://127.0.0.1:8545")).toEqual([
+      { name: "devnet", url: "http://127.0.0.1:8545", trusted: true },
+    ]);
+    const proxied = loadConfig({ DEVNET_PROVIDER_URLS: "http://127.0.0.1:1001,http://127.0.0.1:1002" });
+    expect(resolveProviders(proxied.chain, "http://127.0.0.1:8545")).toEqual([
+      { name: "public-1:127.0.0.1", url: "http://127.0.0.1:1001", trusted: false },
+      { name: "public-2:127.0.0.1", url: "http://127.0.0.1:1002", trusted: false },
+    ]);
+  });
+
+  test("default: the embedded devnet keeps the app store in the index's PGlite; Base without DATABASE_URL keeps it apart; Postgres holds both", () => {
+    expect(loadConfig({}).appStore).toEqual({ kind: "index-pglite" });
+    expect(
+      loadConfig({ BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: pepper, APP_PGLITE_DIR: "/data/app" }).appStore,
+    ).toEqual({
+      kind: "pglite",
+      directory: "/data/app",
+    });
+    expect(loadConfig({ DATABASE_URL: "postgres://db.example/svc" }).appStore).toEqual({
+      kind: "postgres",
+      url: "postgres://db.example/svc",
+    });
+  });
+
+  test("default: the Ponder processes' heap is capped at 256 MB on the devnet and left to Node on Base; PONDER_HEAP_MB sets it", () => {
+    expect(loadConfig({}).ponderHeapMb).toBe(256);
+    expect(loadConfig({ BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: pepper }).ponderHeapMb).toBeUndefined();
+    expect(loadConfig({ PONDER_HEAP_MB: "1024" }).ponderHeapMb).toBe(1024);
+    expect(() => loadConfig({ PONDER_HEAP_MB: "64" })).toThrow(/PONDER_HEAP_MB/);
+  });
+});
