@@ -4,14 +4,15 @@ import type { Config } from "../config";
 import type { IndexDb } from "../index/indexDb";
 import { createServerApp } from "../server";
 import { closeOnShutdown } from "./closeOnShutdown";
-import { startPublicListener } from "./startPublicListener";
+import { type PublicListener, startPublicListener } from "./startPublicListener";
 
 /**
  * Serves the API (with its probes) on HOST:PORT from our own listener, started once per process (a
- * reloaded API file swaps in its new app). Resolves once the port is bound, with the app's credit
- * service: the caller gives its leased credits back when the process stops.
+ * reloaded API file swaps in its new app). Resolves once the port is bound, with the listener and the
+ * app's credit service: the caller drains the one and gives the other's leased credits back when the
+ * process stops.
  */
-export async function listenPublicApi(indexDb: IndexDb, config: Config): Promise<{ credits: CreditService }> {
+export async function listenPublicApi(indexDb: IndexDb, config: Config): Promise<{ credits: CreditService; listener: PublicListener }> {
   const { app, credits } = createServerApp(indexDb, config);
   const listener = await onePerProcess("publicListener", () =>
     startPublicListener({ host: config.host, port: config.port, app }).then((started) => {
@@ -21,5 +22,5 @@ export async function listenPublicApi(indexDb: IndexDb, config: Config): Promise
     }),
   );
   listener.use(app);
-  return { credits };
+  return { credits, listener };
 }

@@ -11,7 +11,10 @@ export type StartPublicListenerParameters = { host: string; port: number; app: F
 export type PublicListener = {
   /** Serves `app` from the next request on (Ponder reloads the API file in dev mode). */
   use(app: FetchApp): void;
-  /** Stops accepting connections, drops idle ones, and resolves once the port is free. */
+  /**
+   * Stops accepting connections, drops idle ones, and resolves once the requests in flight are answered
+   * and the port is free (every call answers the same promise).
+   */
   close(): Promise<void>;
 };
 
@@ -21,17 +24,18 @@ export type PublicListener = {
  */
 export function startPublicListener({ host, port, app }: StartPublicListenerParameters): Promise<PublicListener> {
   let current = app;
+  let closing: Promise<void> | undefined;
   const server = createAdaptorServer({ fetch: (request, env) => current.fetch(request, env as HttpBindings) }) as Server;
   const listener: PublicListener = {
     use(next) {
       current = next;
     },
     close: () =>
-      new Promise((done) => {
+      (closing ??= new Promise((done) => {
         if (!server.listening) return done();
         server.close(() => done());
         server.closeIdleConnections();
-      }),
+      })),
   };
   return new Promise((resolve, reject) => {
     server.once("error", reject);

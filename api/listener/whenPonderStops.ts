@@ -11,5 +11,7 @@ export function whenPonderStops(callback: () => Promise<unknown>) {
   if (typeof shutdown?.add !== "function") {
     throw new Error("Ponder's API shutdown is not at globalThis.PONDER_COMMON.apiShutdown (Ponder 0.17)");
   }
-  shutdown.add(() => callback().catch(() => {}));
+  shutdown.add(() =>
+    callback().catch((error: unknown) => console.error("[api] at shutdown:", error instanceof Error ? error.message : error)),
+  );
 }

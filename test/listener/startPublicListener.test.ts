@@ -31,6 +31,31 @@ describe("startPublicListener", () => {
     open.push(await startPublicListener({ host: "127.0.0.1", port, app: answering("again") }));
   });
 
+  test("behavior: close resolves only once the requests in flight are answered, on every call (a stopping replica drains)", async () => {
+    const port = await freePort();
+    let arrived = () => {};
+    const reached = new Promise<void>((done) => (arrived = done));
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const slow = new Hono().get("/", async (c) => {
+      arrived();
+      await held;
+      return c.text("answered");
+    });
+    const listener = await startPublicListener({ host: "127.0.0.1", port, app: slow });
+    const inFlight = fetch(`http://127.0.0.1:${port}/`);
+    await reached;
+    const settled: string[] = [];
+    const first = listener.close().then(() => settled.push("first"));
+    const second = listener.close().then(() => settled.push("second"));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(settled).toEqual([]);
+    release();
+    expect(await (await inFlight).text()).toBe("answered");
+    await Promise.all([first, second]);
+    expect(settled.sort()).toEqual(["first", "second"]);
+  });
+
   test("error: a port in use rejects the start", async () => {
     const port = await freePort();
     open.push(await startPublicListener({ host: "127.0.0.1", port, app: answering("up") }));
