@@ -1,4 +1,4 @@
-import { type Address, erc20Abi } from "viem";
+import { type Address, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { PaidTier } from "../api/keys/planCatalogue";
 import type { IssuedKey, PurchaseIntent } from "../api/keys/records";
@@ -11,9 +11,18 @@ const notYet = new Set(["PAYMENT_NOT_FOUND", "PAYMENT_NOT_INDEXED", "PAYMENT_NOT
 /**
  * Buys a `tier` key from a running devnet service over HTTP, as a user does: a purchase intent for
  * devnet test user `user`, its USDC payment, and the claim, retried until the payment is indexed and
- * has its confirmations (at most `timeoutMs`). Resolves with the raw key.
+ * has its confirmations (at most `timeoutMs`; a claim whose connection fails, or that is refused as
+ * retryable, is sent again). `onPaid`
+ * learns the payment's transaction once it is mined. Resolves with the raw key.
  */
-export async function buyKey(baseUrl: string, manifest: Manifest, tier: PaidTier, user: number, timeoutMs = 120_000): Promise<string> {
+export async function buyKey(
+  baseUrl: string,
+  manifest: Manifest,
+  tier: PaidTier,
+  user: number,
+  timeoutMs = 120_000,
+  onPaid: (txHash: Hex) => void = () => {},
+): Promise<string> {
   const account = manifest.accounts.users[user];
   const usdc = manifest.tokens.USDC?.address;
   if (!account || !usdc) throw new Error(`the devnet manifest has no user ${user} or no USDC`);
@@ -35,14 +44,17 @@ export async function buyKey(baseUrl: string, manifest: Manifest, tier: PaidTier
     functionName: "transfer",
     args: [intent.payTo as Address, BigInt(intent.usdc.amount)],
   });
-  await client.waitForTransactionReceipt({ hash: txHash });
+  // Bounded: a reorganisation can drop the transfer, which then never gets a receipt.
+  await client.waitForTransactionReceipt({ hash: txHash, timeout: timeoutMs });
+  onPaid(txHash);
   const signature = await privateKeyToAccount(account.privateKey).signMessage({ message: intent.messageToSign });
   const started = Date.now();
   for (;;) {
-    const claim = await post("/v1/subscribe/crypto", { intentId: intent.intentId, signature, txHash });
-    if (claim.status === 200) return (claim.body as unknown as IssuedKey).apiKey as string;
-    if (!notYet.has(String(claim.body.error)) || Date.now() - started > timeoutMs) {
-      throw new Error(`purchase claim: ${claim.status} ${JSON.stringify(claim.body)}`);
+    const claim = await post("/v1/subscribe/crypto", { intentId: intent.intentId, signature, txHash }).catch(() => undefined);
+    if (claim?.status === 200) return (claim.body as unknown as IssuedKey).apiKey as string;
+    const retryable = claim && (notYet.has(String(claim.body.error)) || claim.body.retryable === true);
+    if ((claim && !retryable) || Date.now() - started > timeoutMs) {
+      throw new Error(`purchase claim: ${claim ? `${claim.status} ${JSON.stringify(claim.body)}` : "no answer"}`);
     }
     await new Promise((r) => setTimeout(r, 500));
   }

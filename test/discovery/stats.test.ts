@@ -9,8 +9,9 @@ import { createDevnetClient } from "../../devnet/client";
 import { backendNames, mine, post, testEthQuote } from "../access/support";
 import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
+import { payingFetch } from "../support/payingFetch";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey, payingFetch } from "../x402/support";
+import { fundedKey } from "../x402/support";
 import { discoveryApp, grown, operatorHeaders, operatorTotals, useDiscoveryBackend } from "./support";
 
 const manifest = testManifest();

@@ -12,27 +12,34 @@ export type RpcProxy = {
   /** How many requests of each JSON-RPC method the proxy forwarded so far. */
   counts(): Promise<Record<string, number>>;
   stop(): Promise<void>;
+  /** Kills the process outright (SIGKILL: a provider that vanishes mid-request). */
+  kill(): Promise<void>;
 };
 
 const root = resolve(import.meta.dirname, "..", "..");
 
-/** Starts test/support/rpcProxyProcess.ts as its own process in front of `target`. */
-export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass"): Promise<RpcProxy> {
+/** Starts test/support/rpcProxyProcess.ts as its own process in front of `target` (on `port`, or a free one). */
+export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass", port?: number): Promise<RpcProxy> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, "node_modules", ".bin", "tsx"), join(root, "test", "support", "rpcProxyProcess.ts"), target, mode],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
+    // One process (tsx as a loader, not its CLI, which runs the script in a child): a SIGKILL stops the proxy itself.
+    ["--import", "tsx", join(root, "test", "support", "rpcProxyProcess.ts"), target, mode, ...(port === undefined ? [] : [String(port)])],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
   );
-  const port = await new Promise<number>((done, fail) => {
+  const listening = await new Promise<number>((done, fail) => {
     child.stdout?.on("data", (d: Buffer) => {
       const match = /listening (\d+)/.exec(d.toString());
       if (match?.[1]) done(Number(match[1]));
     });
     child.once("exit", (code) => fail(new Error(`rpc proxy exited with ${code}`)));
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${listening}`;
+  const signal = (name: NodeJS.Signals) =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once("exit", () => done());
+      child.kill(name);
+    });
   return {
     url,
     async setMode(next) {
@@ -47,11 +54,7 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass")
     async counts() {
       return (await (await fetch(`${url}/__counts`)).json()) as Record<string, number>;
     },
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
-        child.kill("SIGTERM");
-      }),
+    stop: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL"),
   };
 }

@@ -10,12 +10,13 @@ import { createServer } from "node:http";
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
  * `GET /__counts` how many requests of each JSON-RPC method it forwarded.
- * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode>; prints `listening <port>` when ready.
+ * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode> [port]; prints `listening <port>` when ready (a
+ * port given again brings a killed provider back at the same URL).
  */
 type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-const [target, initial] = process.argv.slice(2);
+const [target, initial, port] = process.argv.slice(2);
 if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
@@ -104,7 +105,7 @@ function rewrite(requestBody: string, responseText: string): string {
   return JSON.stringify(parsed);
 }
 
-server.listen(0, "127.0.0.1", () => {
+server.listen(Number(port ?? 0), "127.0.0.1", () => {
   const address = server.address();
   console.log(`listening ${typeof address === "object" && address ? address.port : 0}`);
 });

@@ -35,15 +35,21 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
 
 /**
  * Runs `npm run start:cluster`'s entry point on `databaseUrl` (a throwaway database's): the devnet, the
- * indexer with the API on PORT, and CLUSTER_REPLICAS replicas on PORT + 2i (`replicaUrls`).
+ * indexer with the API on PORT, and CLUSTER_REPLICAS replicas on PORT + 2i (`replicaUrls`); `env` adds to
+ * (or replaces) its environment.
  */
-export async function startCluster(databaseUrl: string, replicas: number): Promise<RunningService & { replicaUrls: string[] }> {
+export async function startCluster(
+  databaseUrl: string,
+  replicas: number,
+  env: Record<string, string> = {},
+): Promise<RunningService & { replicaUrls: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), "svc-cluster-"));
   const running = await runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/startCluster.ts"], dir, {
     DEVNET_PORT: String(await freePort()),
     DEVNET_MANIFEST: join(dir, "manifest.json"),
     DATABASE_URL: databaseUrl,
     CLUSTER_REPLICAS: String(replicas),
+    ...env,
   });
   const port = Number(new URL(running.baseUrl).port);
   return { ...running, replicaUrls: Array.from({ length: replicas }, (_, i) => `http://127.0.0.1:${port + 2 * (i + 1)}`) };

@@ -28,10 +28,11 @@ import { type Backend, backendNames, openBackend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
+import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testSigningKey, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, paidApp, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[13] (no other file sends from it); its payout address and gas key are its own too. */
 const manifest = testManifest();

@@ -13,10 +13,11 @@ import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import type { seedMarketIndex } from "../support/marketIndex";
+import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, paidApp, payingFetch, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
 const manifest = testManifest();

@@ -6,9 +6,10 @@ import { baseUsdc } from "../../base/baseChain";
 import { devnetAccount } from "../../devnet/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
+import { type Fetcher, payingFetch } from "../support/payingFetch";
 import { signedPayment } from "../support/signedPayment";
 import { type ServiceWithReplica, startServiceWithReplica } from "../support/startService";
-import { challengeOf, type Fetcher, payingFetch } from "./support";
+import { challengeOf } from "./support";
 
 const databaseUrl = process.env.DATABASE_URL;
 /** Over the network, as a client reaches a replica. */

@@ -1,42 +1,18 @@
 import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
-import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { type Address, erc20Abi, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createApp } from "../../api/app";
 import type { X402Service } from "../../api/x402/createX402Service";
-import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { baseUsdc } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { testClient } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
-
-/** A Hono app or anything else that answers a fetch Request. */
-export type Fetcher = { fetch: (request: Request) => Response | Promise<Response> };
-
-/**
- * The official x402 client (`@x402/fetch` with the "exact" EVM scheme) paying as `privateKey`, in
- * front of `app`. Its spend controls allow Base USDC up to 0.10 USD a call (x402 refuses unknown
- * assets and caps spending by default).
- */
-export function payingFetch(app: Fetcher, privateKey: Hex, paymentIdentifier?: string) {
-  const client = new x402Client()
-    .register(baseNetwork, new ExactEvmScheme(privateKeyToAccount(privateKey)))
-    .setSpendControls({ maxAmountPerPayment: "$0.10" });
-  // As x402's payment-identifier example does: the same id on every payment of one logical request.
-  if (paymentIdentifier) {
-    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-      paymentRequired.extensions ??= {};
-      appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentIdentifier);
-    });
-  }
-  return wrapFetchWithPayment((input, init) => Promise.resolve(app.fetch(new Request(input, init))), client);
-}
+import type { Fetcher } from "../support/payingFetch";
 
 /** The challenge an unpaid request gets (decoded from its PAYMENT-REQUIRED header). */
 export async function challengeOf(app: Fetcher, url: string): Promise<PaymentRequired> {
