@@ -218,6 +218,22 @@ describe("the viem transaction guard", () => {
     expect((await keyed.keySelf()).credits.used).toBe(0);
   });
 
+  test("error: a wallet on another chain than Base is refused before anything is observed or sent (GUARD_WRONG_CHAIN)", async () => {
+    const keyed = await keyedClient(13);
+    const otherChain = createWalletClient({
+      account: privateKeyToAccount(deployer().privateKey),
+      chain: { ...devnetChain(manifest.rpcUrl), id: 1 },
+      transport: http(manifest.rpcUrl),
+    });
+    const guarded = otherChain.extend(transactionGuard({ client: keyed, policy: () => ({ allow: true }) }));
+    const before = await nonce();
+    const usedBefore = (await keyed.keySelf()).credits.used;
+    const refused = await guarded.sendTransaction({ to: manifest.contracts.plainToken as Address, value: 0n }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: "TransactionGuardError", code: "GUARD_WRONG_CHAIN" });
+    expect(await nonce()).toBe(before);
+    expect((await keyed.keySelf()).credits.used).toBe(usedBefore);
+  });
+
   test("behavior: a policy that rejects the audited target blocks the call (nothing mined), and lets a permitted call through", async () => {
     const keyed = await keyedClient(11);
     const guarded = wallet().extend(transactionGuard({ client: keyed, policy }));

@@ -103,9 +103,11 @@ describe("the JS client's retries against npm start", () => {
     await proxy.arm({ fault: "drop", path: "/v1/token/price", times: 1 });
     await expect(viaProxy.tokenPrice("WETH")).rejects.toMatchObject({ code: "CONNECTION_FAILED", status: 0 });
     expect(await requestsTo("/v1/token/price")).toEqual(["dropped"]);
+    // Only this call's requests count (the proxy's log of the path is shared with the test before).
+    const earlierPreflights = (await requestsTo("/v1/transaction/preflight")).length;
     await proxy.arm({ fault: "drop", path: "/v1/transaction/preflight", times: 1 });
     await expect(viaProxy.preflight(preflightOf(manifest))).rejects.toMatchObject({ code: "CONNECTION_FAILED" });
-    expect(await requestsTo("/v1/transaction/preflight")).toEqual(["503", "dropped"]);
+    expect((await requestsTo("/v1/transaction/preflight")).slice(earlierPreflights)).toEqual(["dropped"]);
     // The service served and charged both: repeating them would have charged twice.
     expect((await clientOf({ apiKey }).keySelf()).credits.used).toBe(2);
 

@@ -4,7 +4,7 @@ import type { GuardObservation } from "./transactionGuard.js";
 export class TransactionGuardError extends Error {
   override name = "TransactionGuardError";
   constructor(
-    readonly code: "GUARD_POLICY_REQUIRED" | "GUARD_REFUSED" | "GUARD_NO_TARGET",
+    readonly code: "GUARD_POLICY_REQUIRED" | "GUARD_REFUSED" | "GUARD_NO_TARGET" | "GUARD_WRONG_CHAIN",
     message: string,
   ) {
     super(message);

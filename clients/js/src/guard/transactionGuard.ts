@@ -2,6 +2,9 @@ import type { Client, PayableCallOptions } from "../createClient.js";
 import type { Address, AuditResponse, Hex, TransactionPreflightResponse } from "../types.js";
 import { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guardErrors.js";
 
+/** The chain the service observes. */
+const baseChainId = 8453 as const;
+
 /** The transaction about to be sent, as the policy sees it. */
 export type GuardedTransaction = { to: Address; data: Hex | undefined; value: bigint | undefined; from: Address | undefined };
 
@@ -28,7 +31,8 @@ export type TransactionGuardOptions = {
 };
 
 type AccountLike = Address | { address: Address } | null | undefined;
-type SendArgs = { to?: Address | null; data?: Hex; value?: bigint; account?: AccountLike };
+type ChainLike = { id: number } | null | undefined;
+type SendArgs = { to?: Address | null; data?: Hex; value?: bigint; account?: AccountLike; chain?: ChainLike };
 type WriteArgs = {
   address: Address;
   abi: readonly unknown[];
@@ -37,11 +41,13 @@ type WriteArgs = {
   value?: bigint;
   dataSuffix?: Hex;
   account?: AccountLike;
+  chain?: ChainLike;
 };
 
 /** The part of a viem wallet client the guard wraps. */
 export type GuardableWallet = {
   account?: { address: Address } | undefined;
+  chain?: { id: number } | undefined;
   sendTransaction(args: never): Promise<Hex>;
   writeContract(args: never): Promise<Hex>;
 };
@@ -61,13 +67,25 @@ export type GuardableWallet = {
 export function transactionGuard(options: TransactionGuardOptions) {
   return <W extends GuardableWallet>(wallet: W): Pick<W, "sendTransaction" | "writeContract"> => {
     const from = (account: AccountLike) => (typeof account === "string" ? account : (account?.address ?? wallet.account?.address));
+    // The service observes Base: a transaction for another chain would be judged on a Base contract's code.
+    const onBase = (chain: ChainLike) => {
+      const id = (chain ?? wallet.chain)?.id;
+      if (id !== baseChainId) {
+        throw new TransactionGuardError(
+          "GUARD_WRONG_CHAIN",
+          `the service observes Base (chain ${baseChainId}), not chain ${id ?? "(none set)"}`,
+        );
+      }
+    };
     const sendTransaction = async (args: SendArgs): Promise<Hex> => {
       const { to, data, value, account } = args;
+      onBase(args.chain);
       if (!to) throw new TransactionGuardError("GUARD_NO_TARGET", "a transaction without a target (a deployment) has nothing to observe");
       await enforce(options, { to, data, value, from: from(account) });
       return wallet.sendTransaction(args as never);
     };
     const writeContract = async (args: WriteArgs): Promise<Hex> => {
+      onBase(args.chain);
       const { encodeFunctionData, concat } = await import("viem");
       const call = encodeFunctionData({ abi: args.abi, functionName: args.functionName, args: args.args } as never);
       const data = args.dataSuffix ? concat([call, args.dataSuffix]) : call;
@@ -97,7 +115,7 @@ async function enforce(
 
 function preflightRequest({ to, data, value, from }: GuardedTransaction) {
   return {
-    chainId: 8453 as const,
+    chainId: baseChainId,
     to,
     ...(data ? { data } : {}),
     ...(from ? { from } : {}),
