@@ -90,11 +90,11 @@
  *   grant asks less); the calls served and the credits counted are the same.
  * - createCreditLeases.ts `idleTimer.unref()` removed: an idle lease's timer then keeps the process alive
  *   until it gives the lease back (at most 2 s); nothing a caller receives differs.
- * - createCreditLeases.ts giveBack's `clearTimeout` removed: the timer of a lease given back still fires,
- *   finds the lease no longer current (giveBack's first check) and writes nothing.
- * - createCreditLeases.ts `waiting.delete(...)` removed: a key's count then stays at 0 instead of absent,
- *   and both read as no call waiting (`?? 0`); each queued call's own `+ 1` precedes its `- 1`, so the
- *   `?? 1` default is never taken. Only the map keeps one number per key charged.
+ * - createCreditLeases.ts serialize's cleanup (`() => undefined`, `if (false)`): a key's settled queue tail
+ *   then stays in the map, and the next write chains on it as on Promise.resolve(); only memory differs.
+ * - createCreditLeases.ts `waiting.delete(...)` removed, or its `=== 0` test -> `false`: a key's count then
+ *   stays at 0 instead of absent, and both read as no call waiting (`?? 0`); each queued call's own `+ 1`
+ *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
  * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
  *   it for equality, so counting down tells a drop as surely.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost

@@ -112,8 +112,11 @@ describe("credit lease rules (injected clock)", () => {
     expect(leases.covering(key, 0, held)).toMatchObject({ keyId: key, used: 111, dayUsed: 111 });
     expect(leases.covering(key, 0, held + 1)).toBeUndefined();
     expect(leases.covering(key, 1, 1)).toBeUndefined();
+    // One idle timer for the lease however many grants renewed it; none once it is given back.
+    expect(vi.getTimerCount()).toBe(1);
     await leases.release();
     expect(await storeUsed(key)).toBe(111);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   test("behavior: a lease that lasted a second or more halves the next extra; a fast one doubles it again", async () => {

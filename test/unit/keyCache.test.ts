@@ -98,6 +98,22 @@ describe("createKeyCache", () => {
     expect(seen).toBeInstanceOf(Date);
   });
 
+  test("behavior: a lookup past the bound that joins an epoch read started too early reads the store itself", async () => {
+    const key = await newKey();
+    let at = 2_200_000;
+    const cache = createKeyCache({ db: store.db, maxStalenessMs: 1000, now: () => at });
+    await cache.find(key.secretHash);
+    await changeUnannounced(key.id, "GROWTH");
+    at += 600;
+    // This lookup answers from memory and starts an epoch read; the next, 1001 ms after that read
+    // started, joins it while it runs: the epoch it confirms is too old to trust the cached key.
+    const first = cache.find(key.secretHash);
+    at += 1001;
+    const second = cache.find(key.secretHash);
+    expect(await first).toMatchObject({ tier: "PRO" });
+    expect(await second).toMatchObject({ tier: "GROWTH" });
+  });
+
   test("behavior: a load that started before a drop is not kept (the key may have changed under it)", async () => {
     const key = await newKey();
     const at = 2_500_000;
