@@ -67,6 +67,8 @@
  *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
  *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
  *   with both remainders at or above the cost is never refused.
+ * - createCreditService.ts isoAt's memo, `isoTexts.set(...)` removed and `isoTexts.clear()` removed (no
+ *   coverage: it takes 4096 distinct bounds): the memo only saves formatting a date again; the text is the same.
  * - bandDepth.ts `edge >= upTarget` -> `>` and `edge <= downTarget` -> `<`: at equality the crossed
  *   segment adds nothing and the final segment is empty, so the depth is the same.
  * - stableCurveDepth.ts the bisection's `< 0` -> `<= 0` (twice): they differ only where the curve's price
