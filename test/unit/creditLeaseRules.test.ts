@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { type CreditLeases, createCreditLeases, leaseIdleMs } from "../../api/access/createCreditLeases";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -6,8 +7,9 @@ import { readCreditUsage, type SpendCreditsParameters, spendCredits } from "../.
 
 /**
  * The lease rules one by one, on createCreditLeases itself: an injected lease clock and fake timers
- * (setTimeout only: the store runs for real), so grant sizes and idle returns follow exactly from the
- * rules. test/unit/creditLeases.test.ts checks the same leases through the credit service under load.
+ * (setTimeout and clearTimeout only: the store runs for real), so grant sizes and idle returns follow
+ * exactly from the rules; then a property over two replicas' schedules. test/unit/creditLeases.test.ts
+ * checks the same leases through the credit service under load.
  */
 
 const allowance = 10_000;
@@ -262,5 +264,47 @@ describe("credit lease rules (injected clock)", () => {
     expect(await storeUsed(key)).toBe(7);
     await leases.release();
     expect(await storeUsed(key)).toBe(6);
+  });
+
+  /** One step of two replicas' schedule: a burst of concurrent calls on each, the clocks moving on, or a release. */
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant("calls" as const), calls: fc.tuple(fc.nat(8), fc.nat(8)), cost: fc.integer({ min: 1, max: 5 }) }),
+    fc.record({ kind: fc.constant("elapse" as const), ms: fc.integer({ min: 0, max: 2 * leaseIdleMs }) }),
+    fc.record({ kind: fc.constant("release" as const), replica: fc.constantFrom(0, 1) }),
+  );
+
+  test("property: two replicas on one store, any schedule of concurrent calls, pauses and releases: never more than the N credits left are served, and none is lost", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 300 }),
+        fc.constantFrom(0, 8, 64, 1000),
+        fc.array(step, { minLength: 1, maxLength: 8 }),
+        async (n, maxLeaseCredits, schedule) => {
+          const key = newKeyId();
+          await spendCredits(store.db, callOf(key, allowance - n));
+          const replicas = [replica(maxLeaseCredits), replica(maxLeaseCredits)];
+          let served = 0;
+          for (const s of schedule) {
+            if (s.kind === "calls") {
+              const rows = await Promise.all(
+                replicas.flatMap((r, i) => Array.from({ length: s.calls[i] ?? 0 }, () => r.spend(callOf(key, s.cost)))),
+              );
+              served += s.cost * rows.filter((row) => row !== undefined).length;
+            } else if (s.kind === "elapse") elapse(s.ms);
+            else await replicas[s.replica]?.release();
+            for (const r of replicas) await settled(r, key);
+            expect(served).toBeLessThanOrEqual(n);
+          }
+          await Promise.all(replicas.map((r) => r.release()));
+          expect(await storeUsed(key)).toBe(allowance - n + served);
+          // What is left is all there: a third replica serves exactly the rest.
+          const last = replica(maxLeaseCredits);
+          let rest = 0;
+          while (await last.spend(callOf(key))) rest += 1;
+          expect(rest).toBe(n - served);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
