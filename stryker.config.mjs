@@ -12,6 +12,10 @@
  * Included with their fast tests (test/unit/x402Payments.test.ts, real EIP-3009 signatures by real keys):
  * the x402 header parser, reason codes, terms, payment ids, and the shared probe and timeout helpers.
  *
+ * Included with their fast tests on an in-memory PGlite store and an injected clock: api/access/
+ * createCreditLeases.ts (test/unit/creditLeaseRules.test.ts, fake timers for the idle return, and
+ * creditLeases.test.ts through the credit service) and api/keys/createKeyCache.ts (test/unit/keyCache.test.ts).
+ *
  * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
  * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
  * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
@@ -63,6 +67,8 @@
  *   `daily && true && ...`, `daily.remaining <= cost`): the reason is computed only after a
  *   refused spend, and the balance read then is short on the cycle or (free keys) on the day; a balance
  *   with both remainders at or above the cost is never refused.
+ * - createCreditService.ts isoAt's memo, `isoTexts.set(...)` removed and `isoTexts.clear()` removed (no
+ *   coverage: it takes 4096 distinct bounds): the memo only saves formatting a date again; the text is the same.
  * - bandDepth.ts `edge >= upTarget` -> `>` and `edge <= downTarget` -> `<`: at equality the crossed
  *   segment adds nothing and the final segment is empty, so the depth is the same.
  * - stableCurveDepth.ts the bisection's `< 0` -> `<= 0` (twice): they differ only where the curve's price
@@ -81,6 +87,18 @@
  * - tickMath.ts `bit < 20` -> `<= 20`: bit 20 is never set in a tick within range; `tick > 0` -> `>= 0`:
  *   at tick 0, (2^256 - 1) / 2^128 rounds up to the same 2^96; maxUint256 `- 1n` -> `+ 1n`: the quotient
  *   differs only when the ratio divides 2^256, and no ratio of a positive tick is a power of two.
+ * - createCreditLeases.ts `p.cost > 0` -> `true` / `p.cost >= 0` in grant's retry: a refused refill (cost 0)
+ *   is retried at cost 0, which spends nothing and only refreshes this replica's copy of the row (its next
+ *   grant asks less); the calls served and the credits counted are the same.
+ * - createCreditLeases.ts `idleTimer.unref()` removed: an idle lease's timer then keeps the process alive
+ *   until it gives the lease back (at most 2 s); nothing a caller receives differs.
+ * - createCreditLeases.ts serialize's cleanup (`() => undefined`, `if (false)`): a key's settled queue tail
+ *   then stays in the map, and the next write chains on it as on Promise.resolve(); only memory differs.
+ * - createCreditLeases.ts `waiting.delete(...)` removed, or its `=== 0` test -> `false`: a key's count then
+ *   stays at 0 instead of absent, and both read as no call waiting (`?? 0`); each queued call's own `+ 1`
+ *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
+ * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
+ *   it for equality, so counting down tells a drop as surely.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

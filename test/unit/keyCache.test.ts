@@ -57,22 +57,73 @@ describe("createKeyCache", () => {
     expect((await cache.find(key.secretHash))?.revokedAt).toBeNull();
     await sql("UPDATE app.api_key SET revoked_at = now() WHERE id = $1", [key.id]);
     at += 400;
-    // Within the bound a lookup may still see the key as it was (this one does: no epoch read was due).
+    // Within the bound a lookup may still see the key as it was (this one does: no epoch read was due),
+    // up to the bound itself: the epoch read that started exactly 1000 ms before still counts.
     expect((await cache.find(key.secretHash))?.revokedAt).toBeNull();
-    at += 601;
+    at += 600;
+    expect((await cache.find(key.secretHash))?.revokedAt).toBeNull();
+    at += 1;
     expect((await cache.find(key.secretHash))?.revokedAt).toBeInstanceOf(Date);
   });
 
-  test("behavior: past half the bound a lookup answers from memory and confirms the epoch in the background", async () => {
+  test("behavior: an epoch read that finds the epoch unchanged keeps the cached keys", async () => {
+    const key = await newKey();
+    let at = 1_500_000;
+    const cache = createKeyCache({ db: store.db, maxStalenessMs: 1000, now: () => at });
+    await cache.find(key.secretHash);
+    await changeUnannounced(key.id, "GROWTH");
+    at += 1001;
+    expect(await cache.find(key.secretHash)).toMatchObject({ tier: "PRO" });
+  });
+
+  test("behavior: up to half the bound lookups read nothing; past it a lookup answers from memory and confirms the epoch in the background", async () => {
     const key = await newKey();
     let at = 2_000_000;
     const cache = createKeyCache({ db: store.db, maxStalenessMs: 1000, now: () => at });
     await cache.find(key.secretHash);
     await sql("UPDATE app.api_key SET revoked_at = now() WHERE id = $1", [key.id]);
-    at += 600;
+    at += 500;
+    // No epoch read starts, so however many store round trips pass, the change stays unseen.
+    for (let trip = 0; trip < 5; trip++) {
+      expect((await cache.find(key.secretHash))?.revokedAt).toBeNull();
+      await sql("SELECT 1");
+    }
+    at += 1;
     expect((await cache.find(key.secretHash))?.revokedAt).toBeNull();
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await cache.find(key.secretHash))?.revokedAt).toBeInstanceOf(Date);
+    let seen: Date | null | undefined = null;
+    for (let trip = 0; trip < 10 && !seen; trip++) {
+      await sql("SELECT 1");
+      seen = (await cache.find(key.secretHash))?.revokedAt;
+    }
+    expect(seen).toBeInstanceOf(Date);
+  });
+
+  test("behavior: a lookup past the bound that joins an epoch read started too early reads the store itself", async () => {
+    const key = await newKey();
+    let at = 2_200_000;
+    const cache = createKeyCache({ db: store.db, maxStalenessMs: 1000, now: () => at });
+    await cache.find(key.secretHash);
+    await changeUnannounced(key.id, "GROWTH");
+    at += 600;
+    // This lookup answers from memory and starts an epoch read; the next, 1001 ms after that read
+    // started, joins it while it runs: the epoch it confirms is too old to trust the cached key.
+    const first = cache.find(key.secretHash);
+    at += 1001;
+    const second = cache.find(key.secretHash);
+    expect(await first).toMatchObject({ tier: "PRO" });
+    expect(await second).toMatchObject({ tier: "GROWTH" });
+  });
+
+  test("behavior: a load that started before a drop is not kept (the key may have changed under it)", async () => {
+    const key = await newKey();
+    const at = 2_500_000;
+    const cache = createKeyCache({ db: store.db, maxStalenessMs: 1000, now: () => at });
+    expect(await cache.find("no-such-hash")).toBeUndefined();
+    const loading = cache.find(key.secretHash);
+    cache.invalidate();
+    expect(await loading).toMatchObject({ tier: "PRO" });
+    await changeUnannounced(key.id, "GROWTH");
+    expect(await cache.find(key.secretHash)).toMatchObject({ tier: "GROWTH" });
   });
 
   test("behavior: invalidate drops every cached key at once (this replica's own changes)", async () => {
@@ -84,20 +135,24 @@ describe("createKeyCache", () => {
     expect(await cache.find(key.secretHash)).toMatchObject({ tier: "STARTER" });
   });
 
-  test("behavior: unknown secrets are not cached, and the least recently used key goes first beyond maxEntries", async () => {
+  test("behavior: unknown secrets are not cached (they push no key out), and the least recently used key goes first beyond maxEntries", async () => {
     const cache = createKeyCache({ db: store.db, maxEntries: 2 });
-    expect(await cache.find("no-such-hash")).toBeUndefined();
     const [a, b, c] = [await newKey(), await newKey(), await newKey()];
-    for (const k of [a, b, c]) await cache.find(k.secretHash);
+    await cache.find(a.secretHash);
+    await cache.find(b.secretHash);
+    // a is used again, so b is the least recently used when c comes in.
+    await cache.find(a.secretHash);
+    await cache.find(c.secretHash);
+    for (const unknown of ["no-such-hash", "no-such-hash-either"]) expect(await cache.find(unknown)).toBeUndefined();
     for (const k of [a, b, c]) await changeUnannounced(k.id, "GROWTH");
+    expect(await cache.find(a.secretHash)).toMatchObject({ tier: "PRO" });
     expect(await cache.find(c.secretHash)).toMatchObject({ tier: "PRO" });
-    expect(await cache.find(b.secretHash)).toMatchObject({ tier: "PRO" });
-    expect(await cache.find(a.secretHash)).toMatchObject({ tier: "GROWTH" });
+    expect(await cache.find(b.secretHash)).toMatchObject({ tier: "GROWTH" });
   });
 
-  test("behavior: with a bound of 0 every lookup reads the store", async () => {
+  test("behavior: with a bound of 0 every lookup reads the store, even within the same millisecond", async () => {
     const key = await newKey();
-    const cache = createKeyCache({ db: store.db, maxStalenessMs: 0 });
+    const cache = createKeyCache({ db: store.db, maxStalenessMs: 0, now: () => 3_000_000 });
     await cache.find(key.secretHash);
     await changeUnannounced(key.id, "GROWTH");
     expect(await cache.find(key.secretHash)).toMatchObject({ tier: "GROWTH" });
