@@ -1,5 +1,6 @@
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { baseChainId } from "../../base/baseChain";
 import { buyKey } from "../../bench/buyKey";
 import type { Manifest } from "../../devnet/manifest";
 import { payingFetch } from "../../test/support/payingFetch";
@@ -235,7 +236,7 @@ function preflightBody(manifest: Manifest) {
     functionName: "mint",
     args: [manifest.accounts.deployer.address as Address, 1n],
   });
-  return { chainId: 8453, to: manifest.contracts.diamond, data, from: manifest.accounts.deployer.address };
+  return { chainId: baseChainId, to: manifest.contracts.diamond, data, from: manifest.accounts.deployer.address };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -76,14 +76,19 @@ describe("module boundaries", () => {
     expect(holders).toEqual([]);
   });
 
-  test("the JS client (clients/js/src) is a package of its own: it imports its own files and its optional x402 peers only", () => {
+  test("the JS client (clients/js/src) is a package of its own: it imports its own files, Node's, and its optional peers (x402, the MCP SDK, viem) only", () => {
     const clientDir = join("clients", "js", "src");
+    // clients/js/package.json's peerDependencies, all optional.
+    const clientPeers = Object.keys(
+      (JSON.parse(readFileSync(join(root, "clients", "js", "package.json"), "utf8")) as { peerDependencies: Record<string, string> })
+        .peerDependencies,
+    );
     const strays = typescriptUnder(clientDir).flatMap((file) =>
       specifiersOf(file)
         .filter((s) =>
           s.startsWith(".")
             ? !resolve(root, dirname(file), s).startsWith(join(root, clientDir))
-            : !["@x402/fetch", "@x402/evm/exact/client"].includes(s),
+            : !(s.startsWith("node:") || clientPeers.some((peer) => s === peer || s.startsWith(`${peer}/`))),
         )
         .map((s) => `${file} imports ${s}`),
     );
