@@ -1,5 +1,6 @@
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { errorCodes } from "../../api/errors";
 import { baseChainId } from "../../base/baseChain";
 import { buyKey } from "../../bench/buyKey";
 import type { Manifest } from "../../devnet/manifest";
@@ -14,8 +15,12 @@ export type SoakAnswer = { kind: LoadKind; status: number; ms: number; error?: s
 /** What the steady mix sends; `malformed` requests expect a 4xx. */
 export type LoadKind = "market" | "audit" | "preflight" | "mcp" | "x402" | "keyPurchase" | "malformed";
 
-/** Codes a 503 may carry by design (the source or store named): anything else 5xx is unintended. */
-const intendedUnavailable = new Set(["DATA_SOURCE_UNAVAILABLE", "STORE_UNAVAILABLE", "EVIDENCE_UNAVAILABLE", "OBSERVATION_UNAVAILABLE"]);
+/** The codes the service documents with 503 (a source or store it names is down): any other 5xx is unintended. */
+const intendedUnavailable = new Set(
+  Object.entries(errorCodes)
+    .filter(([, code]) => code.status === 503)
+    .map(([name]) => name),
+);
 
 export type LoadTally = {
   answers: SoakAnswer[];
