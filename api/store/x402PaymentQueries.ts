@@ -35,9 +35,25 @@ export async function claimX402Payment(
   return rows.length === 1;
 }
 
+/**
+ * One claim of a payment: its id and when it was claimed. The time fences the claim: a claim taken over
+ * after its process died (`takeOverClaim`) no longer matches the dead one's, so a late write of that
+ * process changes nothing.
+ */
+export type X402Claim = Pick<X402PaymentRow, "id" | "claimedAt">;
+
+const stillClaimed = (claim: X402Claim) =>
+  and(eq(x402Payment.id, claim.id), eq(x402Payment.status, "CLAIMED"), eq(x402Payment.claimedAt, claim.claimedAt));
+
 /** Gives a claimed payment back (the answer was not a 2xx, nothing was taken): it may be used again. */
-export async function releaseX402Payment(db: AppDb, id: string): Promise<void> {
-  await db.delete(x402Payment).where(and(eq(x402Payment.id, id), eq(x402Payment.status, "CLAIMED")));
+export async function releaseX402Payment(db: AppDb, claim: X402Claim): Promise<void> {
+  await db.delete(x402Payment).where(stillClaimed(claim));
+}
+
+/** Moves a claim to `claimedAt` (a new claimant's, or the epoch to leave it for the next retry); false when it is no longer `claim`. */
+export async function takeOverClaim(db: AppDb, claim: X402Claim, claimedAt: Date): Promise<boolean> {
+  const rows = await db.update(x402Payment).set({ claimedAt }).where(stillClaimed(claim)).returning({ id: x402Payment.id });
+  return rows.length === 1;
 }
 
 export type X402SettlementRecord = {
@@ -50,9 +66,10 @@ export type X402SettlementRecord = {
   paymentResponse?: string | null;
 };
 
-/** Records how a claimed payment's settlement ended, with the answer it pays for. */
-export async function recordX402Settlement(db: AppDb, id: string, outcome: X402SettlementRecord): Promise<void> {
-  await db.update(x402Payment).set(outcome).where(eq(x402Payment.id, id));
+/** Records how a claimed payment's settlement ended, with the answer it pays for; false when the claim is no longer `claim`. */
+export async function recordX402Settlement(db: AppDb, claim: X402Claim, outcome: X402SettlementRecord): Promise<boolean> {
+  const rows = await db.update(x402Payment).set(outcome).where(stillClaimed(claim)).returning({ id: x402Payment.id });
+  return rows.length === 1;
 }
 
 /** Records how a PENDING settlement was resolved from the chain; false when another request resolved it first. */

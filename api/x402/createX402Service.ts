@@ -21,6 +21,7 @@ import {
   recordX402Settlement,
   releaseX402Payment,
   resolveX402Settlement,
+  takeOverClaim,
   type X402PaymentRow,
   type X402PaymentStatus,
 } from "../store/x402PaymentQueries";
@@ -52,11 +53,18 @@ export type PaidResource = { url: string; path: string };
 /** A payment verified and claimed for one request: serve it, then settle or release it. */
 export type AdmittedPayment = {
   id: string;
+  /** When this request claimed it: the claim's fence (`X402Claim`). */
+  claimedAt: Date;
   route: PaidRoute;
   resource: PaidResource;
   payload: ExactEvmPaymentPayload;
   requirements: PaymentRequirements;
+  /** The transfer that already paid for it: a claim recovered after its process died once it had settled. */
+  settledTx: Hex | null;
 };
+
+/** The payment a request carries, before it holds a claim. */
+type RequestPayment = Omit<AdmittedPayment, "claimedAt" | "settledTx">;
 
 /** What a payment admits: work to do and settle, or an answer already paid for (a retry). */
 export type Admission = { kind: "PAY"; payment: AdmittedPayment } | { kind: "REPLAY"; answer: PaidAnswer; paymentResponse: string };
@@ -102,6 +110,11 @@ export type CreateX402ServiceParameters = {
   retentionSeconds: number;
   /** Longest a retry waits for the outcome of its payment in progress before it is told PAYMENT_PENDING. */
   retryWaitMs?: number;
+  /**
+   * Age past which a claim is taken for one whose process died before it recorded the settlement
+   * (120: twice the longest a served request can take to settle and be confirmed).
+   */
+  staleClaimSeconds?: number;
   clock?: () => Date;
   /** Where a record that could not be written is reported (never with the payer). */
   log?: (message: string) => void;
@@ -134,6 +147,8 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const clock = p.clock ?? (() => new Date());
   const log = p.log ?? ((message: string) => console.warn(message));
   const retryWaitMs = p.retryWaitMs ?? 15_000;
+  const staleClaimMs = (p.staleClaimSeconds ?? 120) * 1000;
+  const isStale = (row: X402PaymentRow) => row.status === "CLAIMED" && clock().getTime() - row.claimedAt.getTime() >= staleClaimMs;
   const server = new x402ResourceServer(p.facilitator).register(p.network, new ExactEvmScheme());
   server.registerExtension(bazaarResourceServerExtension);
   if (p.signer) server.registerExtension(createOfferReceiptExtension(p.signer.issuer));
@@ -235,9 +250,12 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   /**
    * The outcome of a payment already claimed, for a retry of it (the same authorization, or the same
    * payment-identifier id and request): its stored answer once settled (a pending settlement resolved
-   * from the chain first), a refusal once failed, PAYMENT_PENDING while it is not known by the deadline.
+   * from the chain first, a stale claim recovered), a refusal once failed, PAYMENT_PENDING while it is
+   * not known by the deadline.
    */
-  async function outcomeOf(rowId: string, payer: Address, resource: PaidResource): Promise<Result<Admission>> {
+  async function outcomeOf(rowId: string, retry: RequestPayment): Promise<Result<Admission>> {
+    const payer = retry.payload.payload.authorization.from;
+    const resource = retry.resource;
     const deadline = Date.now() + retryWaitMs;
     for (;;) {
       const row = await findX402Payment(p.db, rowId);
@@ -283,9 +301,43 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
           continue;
         }
       }
+      const stale = isStale(row);
+      if (stale) {
+        const recovered = await recoverStaleClaim(row, retry);
+        if (recovered) return recovered;
+      }
       if (Date.now() >= deadline) return pending(row.status === "PENDING" ? (row.reason ?? "settlement_pending") : "payment_in_progress");
-      await pause(row.status === "PENDING" ? 1_000 : 100);
+      await pause(row.status === "PENDING" || stale ? 1_000 : 100);
     }
+  }
+
+  /**
+   * A stale claim: its process died between the claim and the record of its settlement. The chain
+   * says what became of the authorization: used, this request takes the claim over and is served for
+   * the transfer already made (no second one); unused once expired, it failed and nothing was taken.
+   * Null while neither is known (an unused authorization may still be broadcast until it expires), or
+   * when another retry took the claim over first.
+   */
+  async function recoverStaleClaim(row: X402PaymentRow, retry: RequestPayment): Promise<Result<Admission> | null> {
+    if (!row.nonce || row.validBefore === null) return null;
+    const resolution = await p.resolvePending({
+      from: retry.payload.payload.authorization.from,
+      to: p.payTo,
+      amount: row.amount,
+      nonce: row.nonce as Hex,
+      validBefore: row.validBefore,
+      txHash: null,
+    });
+    if (resolution.status === "FAILED") {
+      const failed = { status: "FAILED", txHash: null, reason: resolution.reason, settledAt: clock(), answer: null } as const;
+      await recordX402Settlement(p.db, row, failed);
+      return null;
+    }
+    if (resolution.status !== "SETTLED") return null;
+    const claimedAt = clock();
+    if (!(await takeOverClaim(p.db, row, claimedAt))) return null;
+    log(`[x402] payment ${row.id}: a stale claim settled in ${resolution.txHash} is served by this request`);
+    return success({ kind: "PAY", payment: { ...retry, id: row.id, claimedAt, settledTx: resolution.txHash } });
   }
 
   /** Verifies a payment with the facilitator: null when valid, else the refusal. */
@@ -357,6 +409,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
         failure("PAYMENT_ID_CONFLICT", "this payment-identifier id was used for another request: use a new id for a new request", {
           reason: "payment_identifier_conflict",
         });
+      const requestPayment: RequestPayment = { id, route, resource, payload, requirements: ours };
       /** A retry under an id already used: the same request, paid by the same payer (its signature checked), or a conflict. */
       const retryOf = async (row: X402PaymentRow): Promise<Result<Admission>> => {
         if (row.requestHash !== requestHash) return conflict();
@@ -364,7 +417,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
           const refused = await verify(payload, ours, refuse);
           if (refused) return refused;
         }
-        return outcomeOf(row.id, authorization.from, resource);
+        return outcomeOf(row.id, requestPayment);
       };
 
       if (identifier.id) {
@@ -373,8 +426,9 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       }
       const known = await findX402Payment(p.db, id);
       if (known) {
-        // The same authorization again: a settlement still unknown is resolved, never paid a second time.
-        if (known.status === "PENDING" && known.requestHash === requestHash) return outcomeOf(id, authorization.from, resource);
+        // The same authorization again: a settlement still unknown (or a claim whose process died) is
+        // resolved, never paid a second time.
+        if ((known.status === "PENDING" || isStale(known)) && known.requestHash === requestHash) return outcomeOf(id, requestPayment);
         return refuse(usedReason[known.status]);
       }
       const refused = await verify(payload, ours, refuse);
@@ -400,11 +454,13 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
         if (used) return retryOf(used);
         return refuse(usedReason[(await findX402Payment(p.db, id))?.status ?? "CLAIMED"]);
       }
-      return success({ kind: "PAY", payment: { id, route, resource, payload, requirements: ours } });
+      return success({ kind: "PAY", payment: { ...requestPayment, claimedAt, settledTx: null } });
     },
 
     async settle(payment, answer) {
-      const outcome = await settleOnChain(payment);
+      const outcome: SettlementRecord = payment.settledTx
+        ? { status: "SETTLED", reason: null, txHash: payment.settledTx }
+        : await settleOnChain(payment);
       const payer = payment.payload.payload.authorization.from;
       const transaction = outcome.txHash ?? "";
       if (outcome.status === "SETTLED" && outcome.txHash) {
@@ -422,7 +478,9 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
 
     async release(payment) {
       try {
-        await releaseX402Payment(p.db, payment.id);
+        // A payment already settled is never given back: its claim is left stale, for the next retry to be served.
+        if (payment.settledTx) await takeOverClaim(p.db, payment, new Date(0));
+        else await releaseX402Payment(p.db, payment);
       } catch {
         log(`[x402] payment ${payment.id} could not be released; it stays claimed`);
       }
@@ -458,7 +516,9 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   /** Records a settlement's end; a store failure is logged, never answered (the payment is already final). */
   async function record(payment: AdmittedPayment, outcome: SettlementRecord, answer: string | null, paymentResponse: string | null) {
     try {
-      await recordX402Settlement(p.db, payment.id, { ...outcome, settledAt: clock(), answer, paymentResponse });
+      const recorded = await recordX402Settlement(p.db, payment, { ...outcome, settledAt: clock(), answer, paymentResponse });
+      if (!recorded)
+        log(`[x402] payment ${payment.id}: its claim was taken over as stale; this settlement (${outcome.status}) is not recorded`);
     } catch {
       log(`[x402] the settlement of payment ${payment.id} (${outcome.status}) could not be recorded`);
     }

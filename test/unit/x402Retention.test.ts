@@ -32,7 +32,7 @@ describe("retention of paid answers and payment-identifier ids", () => {
       expect(await claimX402Payment(store.db, { ...base, id: r.id, paymentIdentifier: r.identifier, retainedUntil: r.retainedUntil })).toBe(
         true,
       );
-      await recordX402Settlement(store.db, r.id, {
+      await recordX402Settlement(store.db, { id: r.id, claimedAt: now }, {
         status: r.status,
         txHash: null,
         reason: null,

@@ -7,6 +7,7 @@ import { createApp } from "../../api/app";
 import type { IssuedKey } from "../../api/keys/records";
 import { routes } from "../../api/routes/routeTable";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
+import { chainResolution } from "../../api/x402/resolvePendingSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
@@ -16,7 +17,7 @@ import type { seedMarketIndex } from "../support/marketIndex";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
-import { testFacilitator, testX402Service } from "../support/x402";
+import { devnetProvider, testFacilitator, testX402Service } from "../support/x402";
 import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
@@ -338,6 +339,77 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     expect(await balances()).toEqual(before);
     const again = await send(paid[0]?.url as string, { "payment-signature": header }, broke);
     expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_failed" });
+  });
+
+  test("behavior: a claim whose process died is resolved from the chain once stale: settled, a retry is served for that one transfer; unused and expired, it failed and nothing moves; a live claim is never taken over", async () => {
+    const url = paid[0]?.url as string;
+    const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as number };
+    const resource = { url, path: new URL(url).pathname };
+    const dying = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
+    // The same store read by a replica ten minutes later (its clock and the chain resolution's).
+    const later = new Date(Date.now() + 10 * 60_000);
+    const providers = [devnetProvider(manifest)];
+    const confirmSettlement = evidenceGradeSettlement({ providers, chainId: 8453, token: baseUsdc, intervalMs: 100 });
+    const revived = testX402Service(manifest, backend.store, {
+      facilitator: testFacilitator(manifest, gasKey),
+      payTo,
+      clock: () => later,
+      confirmSettlement,
+      resolvePending: chainResolution({ providers, chainId: 8453, token: baseUsdc, confirmSettlement, now: () => later }),
+    });
+    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
+    const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: revived }));
+    const rowOf = async (id: string) =>
+      (
+        (await backend.sql("SELECT status, tx_hash, reason, answer FROM app.x402_payment WHERE id = $1", [id])) as Record<
+          string,
+          string | null
+        >[]
+      )[0];
+
+    // Claimed, settled by the facilitator, then the process died before it recorded anything.
+    const settledPayment = await signedPayment(requirements, payer.privateKey);
+    const sinceBlock = await testClient(manifest).getBlockNumber();
+    const before = await balances();
+    const admitted = await dying.admit(route, resource, settledPayment.header);
+    if (!admitted.ok || admitted.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(admitted)}`);
+    const { payment } = admitted.value;
+    const broadcast = await dying.facilitator.settle(settledPayment.payload, requirements);
+    expect(broadcast.success).toBe(true);
+    const live = await send(url, { "payment-signature": settledPayment.header });
+    expect(live.status).toBe(402);
+    expect(await live.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_in_progress" });
+    const served = await send(url, { "payment-signature": settledPayment.header }, revivedApp);
+    expect(served.status).toBe(200);
+    const body = await served.text();
+    expect(body).toContain("capabilityScore");
+    expect(decodePaymentResponseHeader(served.headers.get("payment-response") as string)).toMatchObject({
+      success: true,
+      transaction: broadcast.transaction,
+    });
+    const replay = await send(url, { "payment-signature": settledPayment.header }, revivedApp);
+    expect(replay.status).toBe(402);
+    expect(await replay.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_settled" });
+    // The dead process's late record (were it only slow) changes nothing: the claim is no longer its own.
+    await dying.settle(payment, { status: 200, contentType: "application/json", body: "{}", headers: {} });
+    expect(await rowOf(payment.id)).toMatchObject({
+      status: "SETTLED",
+      tx_hash: broadcast.transaction,
+      answer: expect.stringContaining("capabilityScore"),
+    });
+    expect(await usdcTransfersFrom(manifest, payer.address, sinceBlock)).toHaveLength(1);
+    const price = BigInt(requirements.amount);
+    expect(await balances()).toEqual([(before[0] as bigint) - price, (before[1] as bigint) + price]);
+
+    // Claimed, never broadcast, and its authorization has expired by the time it is retried.
+    const unused = await signedPayment(requirements, payer.privateKey);
+    const claimed = await dying.admit(route, resource, unused.header);
+    if (!claimed.ok || claimed.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(claimed)}`);
+    const failed = await send(url, { "payment-signature": unused.header }, revivedApp);
+    expect(failed.status).toBe(402);
+    expect(await failed.json()).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason: "authorization_expired_unused" });
+    expect(await rowOf(claimed.value.payment.id)).toMatchObject({ status: "FAILED", reason: "authorization_expired_unused", answer: null });
+    expect(await balances()).toEqual([(before[0] as bigint) - price, (before[1] as bigint) + price]);
   });
 
   test("behavior: an answer is released only once the chain shows the settlement at evidence grade", async () => {
