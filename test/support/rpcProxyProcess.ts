@@ -68,7 +68,14 @@ const server = createServer(async (req, res) => {
     res.writeHead(503).end("down");
     return;
   }
-  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
+  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) }).catch(
+    () => null,
+  );
+  // The node behind it stopped (a test's devnet shut down first): answered as a gateway would, never a crash.
+  if (!upstream) {
+    res.writeHead(502).end("upstream unreachable");
+    return;
+  }
   if (mode === "drop-broadcast-answer" && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
     res.destroy();
