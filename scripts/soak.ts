@@ -15,7 +15,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { StatusReport } from "../api/health/StatusReport";
 import { buyKey } from "../bench/buyKey";
 import { pidListeningOn } from "../bench/processCpu";
-import { parentPid, residentSetSizes } from "../bench/residentSetSizes";
+import { type ProcessSizes, parentPid, residentSetSizes } from "../bench/residentSetSizes";
 import { freePort } from "../devnet/anvil";
 import { createDevnetClient } from "../devnet/client";
 import { type Manifest, readManifest } from "../devnet/manifest";
@@ -82,21 +82,21 @@ try {
     anvil: anvilPort,
     redis: Number(new URL(redis.url).port),
   };
-  /** Each process's RSS; a process not listening at that moment (restarting) is left out. */
-  const sampleRss = () => {
+  /** Each process's pid; a process not listening at that moment (restarting) is left out. */
+  const listeningPids = (): Record<string, number> => {
     const pids = Object.fromEntries(
       Object.entries(ports).flatMap(([name, port]) => {
         const pid = pidListeningOn(port);
         return pid ? [[name, pid]] : [];
       }),
     );
-    return residentSetSizes({ ...pids, ...(pids.indexer ? { launcher: parentPid(pids.indexer) } : {}) });
+    return { ...pids, ...(pids.indexer ? { launcher: parentPid(pids.indexer) } : {}) };
   };
 
   const payments: Hex[] = [];
   const apiKey = await buyKey(replicaUrls[0] ?? "", manifest, "PRO", users.pro, 180_000, (hash) => payments.push(hash));
   const fromBlock = await chain.getBlockNumber();
-  const rssStartMb = sampleRss();
+  const rssStartMb = residentSetSizes(listeningPids());
 
   let maxIndexLagBlocks = 0;
   let probeCreditsServed = 0;
@@ -162,6 +162,10 @@ try {
   const endAt = Date.now() + seconds * 1000;
   const recoveredAfterEachFault: Record<string, number | false> = {};
   const faultsAt: Record<string, number> = {};
+  await sleep(firstSlotAt - Date.now());
+  // Warm: caches filled, code compiled, heaps grown to their working size. Growth is counted from here.
+  const warmPids = listeningPids();
+  const rssWarmMb = residentSetSizes(warmPids);
   for (const [i, fault] of faults.entries()) {
     await sleep(firstSlotAt + i * slotMs - Date.now());
     faultsAt[fault.name] = Math.round((Date.now() - loadStarted) / 1000);
@@ -202,6 +206,8 @@ try {
     args: { from: payer },
     fromBlock,
   });
+  const endPids = listeningPids();
+  const rssEndMb = residentSetSizes(endPids);
   const steady = tally.answers.filter((a) => a.kind !== "keyPurchase");
   const result = {
     seconds,
@@ -224,7 +230,9 @@ try {
     reorgDepthBlocks: reorg.depth,
     maxIndexLagBlocks,
     rssStartMb,
-    rssEndMb: sampleRss(),
+    rssWarmMb,
+    rssEndMb,
+    rssGrowthPctSinceWarm: growthSinceWarm(warmPids, rssWarmMb, endPids, rssEndMb),
     p99Ms: percentile99(steady.map((a) => a.ms)),
     p99MsByKind: Object.fromEntries(
       [...new Set(steady.map((a) => a.kind))].map((kind) => [kind, percentile99(steady.filter((a) => a.kind === kind).map((a) => a.ms))]),
@@ -363,4 +371,25 @@ function countBy(values: string[]): Record<string, number> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, Math.max(0, ms)));
+}
+
+/**
+ * Each process's RSS growth from the warm sample to the end, in percent; "restarted" for one whose pid
+ * changed in between (a fault killed it: its two samples are of two processes), "absent" for one not
+ * listening at the end.
+ */
+function growthSinceWarm(
+  warmPids: Record<string, number>,
+  warm: ProcessSizes,
+  endPids: Record<string, number>,
+  end: ProcessSizes,
+): Record<string, number | "restarted" | "absent"> {
+  return Object.fromEntries(
+    Object.keys(warmPids).map((name) => {
+      const [before, after] = [warm[name], end[name]];
+      if (endPids[name] === undefined || after === undefined) return [name, "absent"];
+      if (endPids[name] !== warmPids[name] || before === undefined) return [name, "restarted"];
+      return [name, Math.round(((after - before) / before) * 1000) / 10];
+    }),
+  );
 }

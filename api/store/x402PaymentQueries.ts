@@ -50,9 +50,16 @@ export async function releaseX402Payment(db: AppDb, claim: X402Claim): Promise<v
   await db.delete(x402Payment).where(stillClaimed(claim));
 }
 
-/** Moves a claim to `claimedAt` (a new claimant's, or the epoch to leave it for the next retry); false when it is no longer `claim`. */
-export async function takeOverClaim(db: AppDb, claim: X402Claim, claimedAt: Date): Promise<boolean> {
-  const rows = await db.update(x402Payment).set({ claimedAt }).where(stillClaimed(claim)).returning({ id: x402Payment.id });
+/**
+ * Moves a claim to `claimedAt` (a new claimant's, or the epoch to leave it for the next retry), with the
+ * transfer that paid it when one is known; false when it is no longer `claim`.
+ */
+export async function takeOverClaim(db: AppDb, claim: X402Claim, claimedAt: Date, txHash?: string): Promise<boolean> {
+  const rows = await db
+    .update(x402Payment)
+    .set({ claimedAt, ...(txHash ? { txHash } : {}) })
+    .where(stillClaimed(claim))
+    .returning({ id: x402Payment.id });
   return rows.length === 1;
 }
 

@@ -33,7 +33,7 @@ import { paidRequestHash } from "./paidRequestHash";
 import { type ExactEvmPaymentPayload, parsePaymentSignature } from "./parsePaymentSignature";
 import { paymentId } from "./paymentId";
 import { reasonCode } from "./reasonCode";
-import type { ResolvePendingSettlement } from "./resolvePendingSettlement";
+import type { ResolvePendingSettlement, SettlementResolution } from "./resolvePendingSettlement";
 import { termsMismatch } from "./termsMismatch";
 import { FacilitatorUnavailableError, type X402Facilitator } from "./X402Facilitator";
 
@@ -89,8 +89,12 @@ export type X402Service = {
   admit(route: PaidRoute, resource: PaidResource, header: string): Promise<Result<Admission>>;
   /** Settles an admitted payment for its (2xx) answer, records both, and signs the receipt. */
   settle(payment: AdmittedPayment, answer: PaidAnswer): Promise<SettlementOutcome>;
-  /** Gives an admitted payment back when its answer is not a 2xx: nothing is taken. */
-  release(payment: AdmittedPayment): Promise<void>;
+  /**
+   * Gives an admitted payment back when its answer is not a 2xx: nothing is taken. A payment already
+   * taken (a recovered claim, `settledTx`) cannot be: its refusal (PAYMENT_PENDING, retry the same
+   * payment) replaces the answer.
+   */
+  release(payment: AdmittedPayment): Promise<Failure | null>;
 };
 
 export type CreateX402ServiceParameters = {
@@ -130,6 +134,13 @@ const usedReason: Record<X402PaymentStatus, string> = {
   SETTLED: "payment_already_settled",
   FAILED: "payment_already_failed",
 };
+
+/**
+ * The reason recorded on a payment settled through a recovered claim: its authorization was public on
+ * the chain before its answer was served, so a retry of the same header is served the kept answer
+ * rather than refused (the payer's own retry must not lose to someone who copied it from the chain).
+ */
+const recoveredClaim = "recovered_claim";
 
 /** Seconds a client is asked to wait before retrying a payment whose outcome is not known yet. */
 const pendingRetryAfterSeconds = 2;
@@ -269,15 +280,8 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
         });
       }
       if (row.status === "FAILED") return settlementFailed(row.reason ?? "settlement_failed");
-      if (row.status === "PENDING" && row.nonce && row.validBefore !== null) {
-        const resolution = await p.resolvePending({
-          from: payer,
-          to: p.payTo,
-          amount: row.amount,
-          nonce: row.nonce as Hex,
-          validBefore: row.validBefore,
-          txHash: isTxHash(row.txHash) ? row.txHash : null,
-        });
+      if (row.status === "PENDING") {
+        const resolution = await resolveFromChain(row, payer);
         if (resolution.status === "SETTLED") {
           const answer = PaidAnswer.parse(JSON.parse(row.answer ?? "null"));
           const paymentResponse = await paymentResponseOf(row, payer, resource.url, resolution.txHash, answer);
@@ -311,32 +315,41 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     }
   }
 
+  /** What the chain says became of a payment's authorization; PENDING when that cannot be read. */
+  async function resolveFromChain(row: X402PaymentRow, payer: Address): Promise<SettlementResolution> {
+    if (!row.nonce || row.validBefore === null) return { status: "PENDING" };
+    try {
+      return await p.resolvePending({
+        from: payer,
+        to: p.payTo,
+        amount: row.amount,
+        nonce: row.nonce as Hex,
+        validBefore: row.validBefore,
+        txHash: isTxHash(row.txHash) ? row.txHash : null,
+      });
+    } catch {
+      log(`[x402] payment ${row.id}: its settlement could not be read from the chain`);
+      return { status: "PENDING" };
+    }
+  }
+
   /**
    * A stale claim: its process died between the claim and the record of its settlement. The chain
-   * says what became of the authorization: used, this request takes the claim over and is served for
-   * the transfer already made (no second one); unused once expired, it failed and nothing was taken.
-   * Null while neither is known (an unused authorization may still be broadcast until it expires), or
-   * when another retry took the claim over first.
+   * says what became of the authorization: used, this request takes the claim over (keeping the
+   * transfer's hash) and is served for the transfer already made, with no second one; unused at a block
+   * past its validity, it failed and nothing was taken. Null while neither is known (an unused
+   * authorization may still be broadcast until it expires), or when another retry took the claim over.
    */
   async function recoverStaleClaim(row: X402PaymentRow, retry: RequestPayment): Promise<Result<Admission> | null> {
-    if (!row.nonce || row.validBefore === null) return null;
-    const resolution = await p.resolvePending({
-      from: retry.payload.payload.authorization.from,
-      to: p.payTo,
-      amount: row.amount,
-      nonce: row.nonce as Hex,
-      validBefore: row.validBefore,
-      txHash: null,
-    });
+    const resolution = await resolveFromChain(row, retry.payload.payload.authorization.from);
     if (resolution.status === "FAILED") {
       const failed = { status: "FAILED", txHash: null, reason: resolution.reason, settledAt: clock(), answer: null } as const;
-      await recordX402Settlement(p.db, row, failed);
-      return null;
+      return (await recordX402Settlement(p.db, row, failed)) ? settlementFailed(resolution.reason) : null;
     }
     if (resolution.status !== "SETTLED") return null;
     const claimedAt = clock();
-    if (!(await takeOverClaim(p.db, row, claimedAt))) return null;
-    log(`[x402] payment ${row.id}: a stale claim settled in ${resolution.txHash} is served by this request`);
+    if (!(await takeOverClaim(p.db, row, claimedAt, resolution.txHash))) return null;
+    log(`[x402] payment ${row.id}: a claim left by a process that died is served by this request, for the transfer already made`);
     return success({ kind: "PAY", payment: { ...retry, id: row.id, claimedAt, settledTx: resolution.txHash } });
   }
 
@@ -428,7 +441,8 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       if (known) {
         // The same authorization again: a settlement still unknown (or a claim whose process died) is
         // resolved, never paid a second time.
-        if ((known.status === "PENDING" || isStale(known)) && known.requestHash === requestHash) return outcomeOf(id, requestPayment);
+        const resolvable = known.status === "PENDING" || isStale(known) || (known.status === "SETTLED" && known.reason === recoveredClaim);
+        if (resolvable && known.requestHash === requestHash) return outcomeOf(id, requestPayment);
         return refuse(usedReason[known.status]);
       }
       const refused = await verify(payload, ours, refuse);
@@ -459,7 +473,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
 
     async settle(payment, answer) {
       const outcome: SettlementRecord = payment.settledTx
-        ? { status: "SETTLED", reason: null, txHash: payment.settledTx }
+        ? { status: "SETTLED", reason: recoveredClaim, txHash: payment.settledTx }
         : await settleOnChain(payment);
       const payer = payment.payload.payload.authorization.from;
       const transaction = outcome.txHash ?? "";
@@ -484,6 +498,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       } catch {
         log(`[x402] payment ${payment.id} could not be released; it stays claimed`);
       }
+      return payment.settledTx ? pending("payment_taken_answer_failed") : null;
     },
   };
 
@@ -513,14 +528,22 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       : { status: "PENDING", reason: "settlement_unconfirmed", txHash };
   }
 
-  /** Records a settlement's end; a store failure is logged, never answered (the payment is already final). */
+  /**
+   * Records a settlement's end, trying the store three times (unrecorded, the claim would later be
+   * recovered from the chain and served again); a store failure is logged, never answered (the payment
+   * is already final).
+   */
   async function record(payment: AdmittedPayment, outcome: SettlementRecord, answer: string | null, paymentResponse: string | null) {
-    try {
-      const recorded = await recordX402Settlement(p.db, payment, { ...outcome, settledAt: clock(), answer, paymentResponse });
-      if (!recorded)
-        log(`[x402] payment ${payment.id}: its claim was taken over as stale; this settlement (${outcome.status}) is not recorded`);
-    } catch {
-      log(`[x402] the settlement of payment ${payment.id} (${outcome.status}) could not be recorded`);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        const recorded = await recordX402Settlement(p.db, payment, { ...outcome, settledAt: clock(), answer, paymentResponse });
+        if (!recorded)
+          log(`[x402] payment ${payment.id}: its claim was taken over as stale; this settlement (${outcome.status}) is not recorded`);
+        return;
+      } catch {
+        if (attempt < 3) await pause(500 * attempt);
+      }
     }
+    log(`[x402] the settlement of payment ${payment.id} (${outcome.status}) could not be recorded`);
   }
 }

@@ -60,7 +60,14 @@ export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOpti
     }
     const { payment } = admitted.value;
     await next();
-    if (c.error || c.res.status < 200 || c.res.status >= 300) return service.release(payment);
+    if (c.error || c.res.status < 200 || c.res.status >= 300) {
+      const refusal = await service.release(payment);
+      if (refusal) {
+        const error = ApiError.of(refusal, { "Cache-Control": "no-store" });
+        c.res = c.json(error.body(), error.status, error.headers);
+      }
+      return;
+    }
     const answer = {
       status: c.res.status,
       contentType: c.res.headers.get("content-type") ?? "application/json",

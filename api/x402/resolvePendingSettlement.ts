@@ -30,17 +30,19 @@ export type ChainResolutionParameters = {
   confirmSettlement: ConfirmSettlement;
   /** Blocks back from the head searched for the authorization's use (1,000: over half an hour of Base). */
   searchBlocks?: number;
-  /** How long past `validBefore` an unused authorization is still waited for (chain time may trail ours). */
-  expiryMarginSeconds?: number;
-  now?: () => Date;
 };
+
+/** Creation code that returns the block's TIMESTAMP (TIMESTAMP PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN), read as a deployless call. */
+const blockTimestampCode = "0x4260005260206000f3";
 
 /**
  * Resolves a pending settlement from the chain, so that neither a lost answer nor one provider decides
  * it: the known transaction confirmed at evidence grade settles it; else the authorization's state is
  * read at evidence grade. Used: the transaction that used it (found by its `AuthorizationUsed` event)
- * must be confirmed at evidence grade to count. Unused once it expired: it can never move money, so the
- * payment failed and nothing was taken. Anything less stays pending.
+ * must be confirmed at evidence grade to count. Unused at a block whose own timestamp is past its
+ * `validBefore`: no later block can use it (EIP-3009 requires `block.timestamp < validBefore`), so the
+ * payment failed and nothing was taken; judged by the chain's time, never ours, so a provider that
+ * lags cannot make a late transfer look expired. Anything less stays pending.
  */
 export function chainResolution({
   providers,
@@ -48,8 +50,6 @@ export function chainResolution({
   token,
   confirmSettlement,
   searchBlocks = 1_000,
-  expiryMarginSeconds = 120,
-  now = () => new Date(),
 }: ChainResolutionParameters): ResolvePendingSettlement {
   const confirmed = async (txHash: Hex, p: PendingSettlement) =>
     (await confirmSettlement(txHash, { from: p.from, to: p.to, amount: p.amount })) === "CONFIRMED";
@@ -59,10 +59,13 @@ export function chainResolution({
     const block = await pinObservationBlock({ providers, chainId });
     if (!block.evidenceGrade || block.blockNumber === null) return { status: "PENDING" };
     const data = encodeFunctionData({ abi: FiatTokenAbi, functionName: "authorizationState", args: [p.from, p.nonce] });
-    const [state] = await readAtEvidenceGrade(block, providers, [{ kind: "call", to: token, data }]);
+    const [state, timestamp] = await readAtEvidenceGrade(block, providers, [
+      { kind: "call", to: token, data },
+      { kind: "call", data: blockTimestampCode },
+    ]);
     if (!state?.ok) return { status: "PENDING" };
     if (BigInt(state.value) === 0n) {
-      const expired = BigInt(Math.floor(now().getTime() / 1000) - expiryMarginSeconds) > p.validBefore;
+      const expired = timestamp?.ok === true && BigInt(timestamp.value) >= p.validBefore;
       return expired ? { status: "FAILED", reason: "authorization_expired_unused" } : { status: "PENDING" };
     }
     const candidate = await findAuthorizationUse(providers, token, p, block.blockNumber - searchBlocks);

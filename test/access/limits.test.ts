@@ -133,24 +133,27 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     "behavior: with Redis the budget is shared by replicas; an unreachable Redis degrades to memory",
     async () => {
       const redis = connectRedis(process.env.REDIS_URL as string);
-      // A Redis that is not running fails here, by name, not as this test's timeout.
-      const ready =
-        redis.status === "ready" || (await Promise.race([once(redis, "ready").then(() => true), sleep(15_000, false, { ref: false })]));
-      if (!ready) throw new Error(`Redis at REDIS_URL (${process.env.REDIS_URL}) did not answer: is it running?`);
-      const perMinute = { ...unlimitedRates, FREE: 4 };
-      const replicas = [createRateLimits({ redis, perMinute }), createRateLimits({ redis, perMinute })];
-      const apps = replicas.map((rateLimits) => accessApp(manifest, backend, { rateLimits }).app);
-      const statuses: number[] = [];
-      for (let n = 0; n < 6; n += 1)
-        statuses.push(
-          (await (apps[n % 2] as ReturnType<typeof createApp>).request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status,
-        );
-      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
       const dead = connectRedis("redis://127.0.0.1:1");
-      const degraded = accessApp(manifest, backend, { rateLimits: createRateLimits({ redis: dead, perMinute }) }).app;
-      expect((await degraded.request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status).toBe(200);
-      redis.disconnect();
-      dead.disconnect();
+      try {
+        // A Redis that is not running fails here (its connection error, or no answer within 15 s), not as this test's timeout.
+        const ready =
+          redis.status === "ready" || (await Promise.race([once(redis, "ready").then(() => true), sleep(15_000, false, { ref: false })]));
+        if (!ready) throw new Error(`Redis at REDIS_URL (${process.env.REDIS_URL}) did not answer: is it running?`);
+        const perMinute = { ...unlimitedRates, FREE: 4 };
+        const replicas = [createRateLimits({ redis, perMinute }), createRateLimits({ redis, perMinute })];
+        const apps = replicas.map((rateLimits) => accessApp(manifest, backend, { rateLimits }).app);
+        const statuses: number[] = [];
+        for (let n = 0; n < 6; n += 1)
+          statuses.push(
+            (await (apps[n % 2] as ReturnType<typeof createApp>).request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status,
+          );
+        expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+        const degraded = accessApp(manifest, backend, { rateLimits: createRateLimits({ redis: dead, perMinute }) }).app;
+        expect((await degraded.request("/v1/keys/self", { headers: { "x-api-key": rawKey } })).status).toBe(200);
+      } finally {
+        redis.disconnect();
+        dead.disconnect();
+      }
     },
   );
 

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 /**
  * A real JSON-RPC proxy process in front of anvil, for faults we cannot cause on anvil itself:
@@ -16,8 +16,9 @@ import { createServer } from "node:http";
 type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-const [target, initial, port] = process.argv.slice(2);
-if (!target) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
+const [targetArg, initial, port] = process.argv.slice(2);
+if (!targetArg) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
+const target: string = targetArg;
 let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
 let heldBlock: number | null = null;
@@ -41,7 +42,8 @@ function forwarded(body: string): string {
   return JSON.stringify(parsed);
 }
 
-const server = createServer(async (req, res) => {
+/** One request through the proxy: a control path, or a JSON-RPC call forwarded as the mode says. */
+async function answer(req: IncomingMessage, res: ServerResponse) {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks).toString();
@@ -68,14 +70,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(503).end("down");
     return;
   }
-  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) }).catch(
-    () => null,
-  );
-  // The node behind it stopped (a test's devnet shut down first): answered as a gateway would, never a crash.
-  if (!upstream) {
-    res.writeHead(502).end("upstream unreachable");
-    return;
-  }
+  const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
   if (mode === "drop-broadcast-answer" && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
     res.destroy();
@@ -89,6 +84,11 @@ const server = createServer(async (req, res) => {
       (_, head: string, last: string) => `"hash":"${head}${last === "0" ? "1" : "0"}"`,
     );
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
+}
+
+// A failure (the node behind it stopped first, a client gone mid-request) is answered as a gateway would, never a crash.
+const server = createServer((req, res) => {
+  answer(req, res).catch(() => (res.headersSent ? res.destroy() : res.writeHead(502).end("upstream unreachable")));
 });
 
 /** Applies `lie-call` or `inflate-transfer` to the answers of the requests they concern. */

@@ -7,7 +7,6 @@ import { createApp } from "../../api/app";
 import type { IssuedKey } from "../../api/keys/records";
 import { routes } from "../../api/routes/routeTable";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
-import { chainResolution } from "../../api/x402/resolvePendingSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
@@ -17,7 +16,7 @@ import type { seedMarketIndex } from "../support/marketIndex";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
-import { devnetProvider, testFacilitator, testX402Service } from "../support/x402";
+import { testFacilitator, testX402Service } from "../support/x402";
 import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
@@ -341,75 +340,102 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_failed" });
   });
 
-  test("behavior: a claim whose process died is resolved from the chain once stale: settled, a retry is served for that one transfer; unused and expired, it failed and nothing moves; a live claim is never taken over", async () => {
+  test("behavior: a claim whose process died is resolved from the chain once stale: settled, retries are served for that one transfer and never settle again; unused past its validity, it failed and nothing moves; a live claim is never taken over", async () => {
     const url = paid[0]?.url as string;
     const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as number };
     const resource = { url, path: new URL(url).pathname };
     const dying = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    // The same store read by a replica ten minutes later (its clock and the chain resolution's).
+    // The same store read by a replica ten minutes later, whose facilitator counts its settlements.
     const later = new Date(Date.now() + 10 * 60_000);
-    const providers = [devnetProvider(manifest)];
-    const confirmSettlement = evidenceGradeSettlement({ providers, chainId: 8453, token: baseUsdc, intervalMs: 100 });
-    const revived = testX402Service(manifest, backend.store, {
-      facilitator: testFacilitator(manifest, gasKey),
-      payTo,
-      clock: () => later,
-      confirmSettlement,
-      resolvePending: chainResolution({ providers, chainId: 8453, token: baseUsdc, confirmSettlement, now: () => later }),
-    });
+    const facilitator = testFacilitator(manifest, gasKey);
+    let revivedSettlements = 0;
+    const counting = {
+      ...facilitator,
+      settle(...args: Parameters<typeof facilitator.settle>) {
+        revivedSettlements++;
+        return facilitator.settle(...args);
+      },
+    };
+    const revived = testX402Service(manifest, backend.store, { facilitator: counting, payTo, clock: () => later, retryWaitMs: 0 });
     const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
     const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: revived }));
+    const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
+    const revivedNoChain = createApp(
+      testAppDeps(manifest, backend.indexDb, { access, x402: revived, capability: { providers: dead, chainId: 8453, samples: [] } }),
+    );
     const rowOf = async (id: string) =>
       (
-        (await backend.sql("SELECT status, tx_hash, reason, answer FROM app.x402_payment WHERE id = $1", [id])) as Record<
+        (await backend.sql("SELECT status, tx_hash, reason, answer, claimed_at FROM app.x402_payment WHERE id = $1", [id])) as Record<
           string,
-          string | null
+          unknown
         >[]
       )[0];
-
-    // Claimed, settled by the facilitator, then the process died before it recorded anything.
-    const settledPayment = await signedPayment(requirements, payer.privateKey);
+    /** Claims a payment in the dying process, settles it through the facilitator, and dies before recording it. */
+    const claimedAndSettled = async () => {
+      const signed = await signedPayment(requirements, payer.privateKey);
+      const admitted = await dying.admit(route, resource, signed.header);
+      if (!admitted.ok || admitted.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(admitted)}`);
+      const broadcast = await dying.facilitator.settle(signed.payload, requirements);
+      expect(broadcast.success).toBe(true);
+      return { header: signed.header, payment: admitted.value.payment, transaction: broadcast.transaction };
+    };
     const sinceBlock = await testClient(manifest).getBlockNumber();
     const before = await balances();
-    const admitted = await dying.admit(route, resource, settledPayment.header);
-    if (!admitted.ok || admitted.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(admitted)}`);
-    const { payment } = admitted.value;
-    const broadcast = await dying.facilitator.settle(settledPayment.payload, requirements);
-    expect(broadcast.success).toBe(true);
-    const live = await send(url, { "payment-signature": settledPayment.header });
+    const price = BigInt(requirements.amount);
+
+    const first = await claimedAndSettled();
+    const live = await send(url, { "payment-signature": first.header });
     expect(live.status).toBe(402);
     expect(await live.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_in_progress" });
-    const served = await send(url, { "payment-signature": settledPayment.header }, revivedApp);
+    // Taken over, but its work fails: the payment was taken, so the answer says retry it, never pay again.
+    const unserved = await send(url, { "payment-signature": first.header }, revivedNoChain);
+    expect(unserved.status).toBe(409);
+    expect(await unserved.json()).toMatchObject({ error: "PAYMENT_PENDING", reason: "payment_taken_answer_failed" });
+    expect(await rowOf(first.payment.id)).toMatchObject({ status: "CLAIMED", tx_hash: first.transaction });
+    const served = await send(url, { "payment-signature": first.header }, revivedApp);
     expect(served.status).toBe(200);
     const body = await served.text();
     expect(body).toContain("capabilityScore");
     expect(decodePaymentResponseHeader(served.headers.get("payment-response") as string)).toMatchObject({
       success: true,
-      transaction: broadcast.transaction,
+      transaction: first.transaction,
     });
-    const replay = await send(url, { "payment-signature": settledPayment.header }, revivedApp);
-    expect(replay.status).toBe(402);
-    expect(await replay.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_settled" });
-    // The dead process's late record (were it only slow) changes nothing: the claim is no longer its own.
-    await dying.settle(payment, { status: 200, contentType: "application/json", body: "{}", headers: {} });
-    expect(await rowOf(payment.id)).toMatchObject({
-      status: "SETTLED",
-      tx_hash: broadcast.transaction,
-      answer: expect.stringContaining("capabilityScore"),
-    });
-    expect(await usdcTransfersFrom(manifest, payer.address, sinceBlock)).toHaveLength(1);
-    const price = BigInt(requirements.amount);
-    expect(await balances()).toEqual([(before[0] as bigint) - price, (before[1] as bigint) + price]);
+    // The header was public on the chain before its answer: a retry of it is served the kept answer.
+    const replay = await send(url, { "payment-signature": first.header }, revivedApp);
+    expect(replay.status).toBe(200);
+    expect(await replay.text()).toBe(body);
+    expect(await rowOf(first.payment.id)).toMatchObject({ status: "SETTLED", tx_hash: first.transaction, reason: "recovered_claim" });
 
-    // Claimed, never broadcast, and its authorization has expired by the time it is retried.
-    const unused = await signedPayment(requirements, payer.privateKey);
+    // A slow (not dead) process writes after a retry took its claim over: the claim time fences it out.
+    const second = await claimedAndSettled();
+    const takenOver = await revived.admit(route, resource, second.header);
+    if (!takenOver.ok || takenOver.value.kind !== "PAY") throw new Error(`not taken over: ${JSON.stringify(takenOver)}`);
+    expect(takenOver.value.payment.settledTx).toBe(second.transaction);
+    expect(await dying.release(second.payment)).toBeNull();
+    await dying.settle(second.payment, { status: 200, contentType: "application/json", body: "{}", headers: {} });
+    expect(await rowOf(second.payment.id)).toMatchObject({ status: "CLAIMED", claimed_at: later, tx_hash: second.transaction });
+    const answer = { status: 200, contentType: "application/json", body: '{"served":"by the retry"}', headers: {} };
+    expect((await revived.settle(takenOver.value.payment, answer)).refusal).toBeNull();
+    expect(await rowOf(second.payment.id)).toMatchObject({ status: "SETTLED", answer: JSON.stringify(answer) });
+    expect(revivedSettlements).toBe(0);
+    expect(await usdcTransfersFrom(manifest, payer.address, sinceBlock)).toHaveLength(2);
+    expect(await balances()).toEqual([(before[0] as bigint) - 2n * price, (before[1] as bigint) + 2n * price]);
+
+    // Claimed, never broadcast, and retried once the chain's time has passed its validity.
+    const validBefore = BigInt(Math.floor(Date.now() / 1000) + 8);
+    const unused = await signedPayment(requirements, payer.privateKey, { validBefore });
     const claimed = await dying.admit(route, resource, unused.header);
     if (!claimed.ok || claimed.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(claimed)}`);
+    const stillValid = await send(url, { "payment-signature": unused.header }, revivedApp);
+    expect(stillValid.status).toBe(409);
+    expect(await stillValid.json()).toMatchObject({ error: "PAYMENT_PENDING" });
+    await new Promise((wake) => setTimeout(wake, Number(validBefore) * 1000 - Date.now() + 1000));
+    await testClient(manifest).mine({ blocks: 1 });
     const failed = await send(url, { "payment-signature": unused.header }, revivedApp);
     expect(failed.status).toBe(402);
     expect(await failed.json()).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason: "authorization_expired_unused" });
     expect(await rowOf(claimed.value.payment.id)).toMatchObject({ status: "FAILED", reason: "authorization_expired_unused", answer: null });
-    expect(await balances()).toEqual([(before[0] as bigint) - price, (before[1] as bigint) + price]);
+    expect(await balances()).toEqual([(before[0] as bigint) - 2n * price, (before[1] as bigint) + 2n * price]);
   });
 
   test("behavior: an answer is released only once the chain shows the settlement at evidence grade", async () => {
