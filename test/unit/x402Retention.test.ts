@@ -32,14 +32,18 @@ describe("retention of paid answers and payment-identifier ids", () => {
       expect(await claimX402Payment(store.db, { ...base, id: r.id, paymentIdentifier: r.identifier, retainedUntil: r.retainedUntil })).toBe(
         true,
       );
-      await recordX402Settlement(store.db, { id: r.id, claimedAt: now }, {
-        status: r.status,
-        txHash: null,
-        reason: null,
-        settledAt: now,
-        answer: "{}",
-        paymentResponse: "x",
-      });
+      await recordX402Settlement(
+        store.db,
+        { id: r.id, claimedAt: now },
+        {
+          status: r.status,
+          txHash: null,
+          reason: null,
+          settledAt: now,
+          answer: "{}",
+          paymentResponse: "x",
+        },
+      );
     }
     await forgetRetainedAnswers(store.db, now);
     const kept = await Promise.all(
