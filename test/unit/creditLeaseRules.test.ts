@@ -210,6 +210,24 @@ describe("credit lease rules (injected clock)", () => {
     }
   });
 
+  test("behavior: a balance read takes a lease's unspent credits out of the store's row (used and dayUsed alike), only for the lease's own key and cycle", async () => {
+    const leases = replica();
+    const keyId = newKeyId();
+    // Call 1 is served alone, call 2 takes an extra credit into the lease (the rules above).
+    expect(await serveSerially(leases, keyId, 2)).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
+    await settled(leases, keyId);
+    const row = await readCreditUsage(store.db, keyId);
+    if (!row) throw new Error("no credit row after a spend");
+    expect(row).toMatchObject({ used: 3, dayUsed: 3 });
+    expect(leases.unheld(row)).toEqual({ ...row, used: 2, dayUsed: 2 });
+    const nextCycle = { ...row, cycle: row.cycle + 1 };
+    expect(leases.unheld(nextCycle)).toEqual(nextCycle);
+    expect(replica().unheld(row)).toEqual(row);
+  });
+
   test("behavior: a lease drawn from within 2 s is kept; 2 s after its last draw it goes back to the store", async () => {
     const key = newKeyId();
     const leases = replica(64);
