@@ -116,7 +116,8 @@ export type CreateX402ServiceParameters = {
   retryWaitMs?: number;
   /**
    * Age past which a claim is taken for one whose process died before it recorded the settlement
-   * (120: twice the longest a served request can take to settle and be confirmed).
+   * (120: a served request settles within about a minute, the facilitator's 30 s and five confirmation
+   * reads; replicas' clocks are assumed to agree within seconds).
    */
   staleClaimSeconds?: number;
   clock?: () => Date;
