@@ -95,7 +95,7 @@
  *   grant asks less); the calls served and the credits counted are the same.
  * - createCreditLeases.ts `idleTimer.unref()` removed: an idle lease's timer then keeps the process alive
  *   until it gives the lease back (at most 2 s); nothing a caller receives differs.
- * - createCreditLeases.ts serialize's cleanup (`() => undefined`, `if (false)`): a key's settled queue tail
+ * - createCreditLeases.ts serialize's cleanup (`() => undefined`, the whole condition `true` or `false`): a key's settled queue tail
  *   then stays in the map, and the next write chains on it as on Promise.resolve(); only memory differs.
  * - createCreditLeases.ts `waiting.delete(...)` removed, or its `=== 0` test -> `false`: a key's count then
  *   stays at 0 instead of absent, and both read as no call waiting (`?? 0`); each queued call's own `+ 1`

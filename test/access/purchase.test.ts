@@ -108,7 +108,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
       { tier: "STARTER" },
     ]) {
       const res = await post(app(), "/v1/subscribe/intents", body);
-      expect(res.status).toBe(400);
+      expect(res.status, await res.clone().text()).toBe(400);
       expect(await res.json()).toMatchObject({ error: "INVALID_BODY" });
     }
   });
@@ -118,17 +118,17 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const receipt = await payUsdc(manifest, buyer.index, payTo, BigInt(i.usdc.amount));
     firstTx = receipt.transactionHash;
     const early = await claim(i, firstTx);
-    expect(early.status).toBe(400);
+    expect(early.status, await early.clone().text()).toBe(400);
     expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_INDEXED" });
     await indexPayment(backend, manifest, receipt);
     await indexHeadAt(backend, manifest, receipt.blockNumber + 1n);
     const two = await claim(i, firstTx);
-    expect(two.status).toBe(400);
+    expect(two.status, await two.clone().text()).toBe(400);
     expect(await two.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", confirmations: 2, required: 3 });
 
     await indexHeadAt(backend, manifest, receipt.blockNumber + 2n);
     const res = await claim(i, firstTx);
-    expect(res.status).toBe(200);
+    expect(res.status, await res.clone().text()).toBe(200);
     starter = (await res.json()) as IssuedKey;
     expect(starter).toMatchObject({
       status: "ISSUED",
@@ -146,7 +146,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
 
   test("error: a reused txHash is 400 TX_ALREADY_REDEEMED, for the same or another intent", async () => {
     const again = await claim(await intent({ tier: "STARTER", userWallet: buyer.account?.address }), firstTx);
-    expect(again.status).toBe(400);
+    expect(again.status, await again.clone().text()).toBe(400);
     expect(await again.json()).toMatchObject({ error: "TX_ALREADY_REDEEMED" });
   });
 
@@ -154,11 +154,11 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const tx = await payAndConfirm(i);
     const res = await claim(i, tx, ethBuyer.account as { privateKey: Hex });
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(((await res.json()) as Refusal).error).toBe("INTENT_SIGNATURE_INVALID");
     // The payment stays redeemable by its rightful signer.
     const rightful = await claim(i, tx);
-    expect(rightful.status).toBe(200);
+    expect(rightful.status, await rightful.clone().text()).toBe(200);
     spare = (await rightful.json()) as IssuedKey;
     rawKeys.push(spare.apiKey as string);
   });
@@ -168,7 +168,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const other = ethBuyer.account as { address: Address; privateKey: Hex };
     const theirs = await intent({ tier: "STARTER", userWallet: other.address });
     const probe = await claim(theirs, firstTx, other);
-    expect(probe.status).toBe(400);
+    expect(probe.status, await probe.clone().text()).toBe(400);
     expect(await probe.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
     // A signature that is not the intent wallet's is refused before the payment is even looked at.
     const forged = await claim(await intent({ tier: "STARTER", userWallet: buyer.account?.address }), firstTx, other);
@@ -182,7 +182,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const tx = await payAndConfirm(i, ethBuyer.index);
     const res = await claim(i, tx);
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(((await res.json()) as Refusal).error).toBe("PAYMENT_SENDER_MISMATCH");
   });
 
@@ -211,7 +211,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     await indexPayment(backend, manifest, receipt);
     await indexHeadAt(backend, manifest, receipt.blockNumber + 3n);
     const res = await claim(i, receipt.transactionHash);
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(await res.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
     expect(await backend.sql("SELECT count(*)::int AS n FROM app.redemption WHERE tx_hash = $1", [receipt.transactionHash])).toEqual([
       { n: 0 },
@@ -223,7 +223,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
     const tx = await payAndConfirm(i, buyer.index, usdc("48.99"));
     const res = await claim(i, tx);
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(await res.json()).toMatchObject({ error: "PAYMENT_AMOUNT_MISMATCH", expected: "49000000", received: ["48990000"] });
   });
 
@@ -238,7 +238,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
         signature: await sign(i.messageToSign, buyer.account as { privateKey: Hex }),
         txHash: tx,
       });
-      expect(res.status).toBe(400);
+      expect(res.status, await res.clone().text()).toBe(400);
       expect(await res.json()).toMatchObject({ error: "PAYMENT_AMOUNT_MISMATCH", received: ["1000000"] });
     } finally {
       await liar.stop();
@@ -255,7 +255,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address }, {}, { clock: past });
     const tx = await payAndConfirm(i);
     const res = await claim(i, tx);
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(((await res.json()) as Refusal).error).toBe("INTENT_EXPIRED");
   });
 
@@ -267,14 +267,14 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
       userWallet: buyer.account?.address,
       renewExistingKey: true,
     });
-    expect(withoutKey.status).toBe(401);
+    expect(withoutKey.status, await withoutKey.clone().text()).toBe(401);
     const otherTier = await post(
       app(),
       "/v1/subscribe/intents",
       { tier: "GROWTH", userWallet: buyer.account?.address, renewExistingKey: true },
       { "x-api-key": raw },
     );
-    expect(otherTier.status).toBe(400);
+    expect(otherTier.status, await otherTier.clone().text()).toBe(400);
     expect(await otherTier.json()).toMatchObject({ error: "RENEWAL_TARGET_INVALID" });
     const otherWallet = await post(
       app(),
@@ -282,7 +282,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
       { tier: "STARTER", userWallet: ethBuyer.account?.address, renewExistingKey: true },
       { "x-api-key": raw },
     );
-    expect(otherWallet.status).toBe(400);
+    expect(otherWallet.status, await otherWallet.clone().text()).toBe(400);
 
     const i = await intent(
       { tier: "STARTER", userWallet: buyer.account?.address, durationDays: 90, renewExistingKey: true },
@@ -291,7 +291,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     expect(i.renewKeyId).toBe(starter.keyId);
     expect(i.messageToSign).toContain(`Renew API key ${starter.keyId}`);
     const res = await claim(i, await payAndConfirm(i));
-    expect(res.status).toBe(200);
+    expect(res.status, await res.clone().text()).toBe(200);
     const renewed = (await res.json()) as IssuedKey;
     expect(renewed).toMatchObject({ status: "RENEWED", apiKey: null, keyId: starter.keyId, tier: "STARTER" });
     expect(Date.parse(renewed.expiresAt as string) - Date.parse(before.expiresAt as string)).toBe(90 * 86_400_000);
@@ -306,7 +306,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const wei = BigInt(i.eth?.amountWei as string);
     const receipt = await payEth(manifest, ethBuyer.index, payTo, wei);
     const early = await claim(i, receipt.transactionHash, account);
-    expect(early.status).toBe(400);
+    expect(early.status, await early.clone().text()).toBe(400);
     expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", required: 3 });
     await mine(manifest, 3);
     const res = await claim(i, receipt.transactionHash, account);
@@ -328,7 +328,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const fromOther = await payEth(manifest, buyer.index, payTo, BigInt(i.eth?.amountWei as string));
     await mine(manifest, 3);
     const res = await claim(i, fromOther.transactionHash, account);
-    expect(res.status).toBe(400);
+    expect(res.status, await res.clone().text()).toBe(400);
     expect(await res.json()).toMatchObject({ error: "PAYMENT_SENDER_MISMATCH" });
     expect(await backend.sql("SELECT count(*)::int AS n FROM app.redemption WHERE tx_hash = $1", [fromOther.transactionHash])).toEqual([
       { n: 0 },
@@ -341,7 +341,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const short = await payEth(manifest, ethBuyer.index, payTo, BigInt(i.eth?.amountWei as string) - 1n);
     await mine(manifest, 3);
     const wrong = await claim(i, short.transactionHash, account);
-    expect(wrong.status).toBe(400);
+    expect(wrong.status, await wrong.clone().text()).toBe(400);
     expect(await wrong.json()).toMatchObject({ error: "PAYMENT_AMOUNT_MISMATCH" });
 
     const usdcOnly = await intent({ tier: "GROWTH", userWallet: account.address }, {}, { ethQuote: { weiPerUsd: async () => null } });
@@ -360,7 +360,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
 
   async function recoveryChallenge(body: Record<string, unknown>) {
     const res = await post(app(), "/v1/keys/recovery/challenge", body);
-    expect(res.status).toBe(202);
+    expect(res.status, await res.clone().text()).toBe(202);
     return ((await res.json()) as RecoveryIntent).intent;
   }
 
@@ -370,8 +370,8 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
   test("behavior: recovery challenges are identical in status, headers and body (key by key, type by type) for a known and an unknown wallet", async () => {
     const ask = (userWallet: string) => post(app(), "/v1/keys/recovery/challenge", { userWallet });
     const [knownRes, unknownRes] = [await ask(buyer.account?.address as string), await ask("0x000000000000000000000000000000000000dEaD")];
-    expect(unknownRes.status).toBe(202);
-    expect(knownRes.status).toBe(202);
+    expect(unknownRes.status, await unknownRes.clone().text()).toBe(202);
+    expect(knownRes.status, await knownRes.clone().text()).toBe(202);
     const headers = (r: Response) => [...r.headers.keys()].filter((h) => h !== "date").sort();
     expect(headers(unknownRes)).toEqual(headers(knownRes));
     for (const h of ["content-type", "cache-control", "x-ratelimit-remaining"]) {
@@ -410,7 +410,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const before = (await (await app().request("/v1/keys/self", { headers: { "x-api-key": starter.apiKey as string } })).json()) as KeySelf;
     const i = await recoveryChallenge({ userWallet: buyer.account?.address, txHash: firstTx });
     const res = await recoveryClaim(i);
-    expect(res.status).toBe(200);
+    expect(res.status, await res.clone().text()).toBe(200);
     const replaced = (await res.json()) as IssuedKey;
     expect(replaced).toMatchObject({
       status: "REPLACED",
@@ -427,7 +427,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     starter = replaced;
 
     const consumed = await recoveryClaim(i);
-    expect(consumed.status).toBe(409);
+    expect(consumed.status, await consumed.clone().text()).toBe(409);
     expect(await consumed.json()).toMatchObject({ error: "RECOVERY_CHALLENGE_CONSUMED" });
   });
 
@@ -435,13 +435,13 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const first = await recoveryChallenge({ userWallet: buyer.account?.address });
     const second = await recoveryChallenge({ userWallet: buyer.account?.address });
     const wrongSigner = await recoveryClaim(first, ethBuyer.account as { privateKey: Hex });
-    expect(wrongSigner.status).toBe(401);
+    expect(wrongSigner.status, await wrongSigner.clone().text()).toBe(401);
     const res = await recoveryClaim(first);
-    expect(res.status).toBe(200);
+    expect(res.status, await res.clone().text()).toBe(200);
     starter = (await res.json()) as IssuedKey;
     rawKeys.push(starter.apiKey as string);
     const stale = await recoveryClaim(second);
-    expect(stale.status).toBe(409);
+    expect(stale.status, await stale.clone().text()).toBe(409);
     expect(await stale.json()).toMatchObject({ error: "RECOVERY_TARGET_CHANGED" });
   });
 
@@ -449,11 +449,11 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const expiredAt = new Date(Date.now() - 86_400_000);
     await backend.sql("UPDATE app.api_key SET expires_at = $1 WHERE id = $2", [expiredAt, starter.keyId]);
     const refused = await app().request(`/v1/audit/${payTo}`, { headers: { "x-api-key": starter.apiKey as string } });
-    expect(refused.status).toBe(402);
+    expect(refused.status, await refused.clone().text()).toBe(402);
     expect(((await refused.json()) as Refusal).message).toMatch(/renew it .* or recover it/);
 
     const recovered = await recoveryClaim(await recoveryChallenge({ userWallet: buyer.account?.address, txHash: firstTx }));
-    expect(recovered.status).toBe(200);
+    expect(recovered.status, await recovered.clone().text()).toBe(200);
     const replaced = (await recovered.json()) as IssuedKey;
     expect(replaced).toMatchObject({ status: "REPLACED", keyId: starter.keyId, tier: "STARTER", expiresAt: expiredAt.toISOString() });
     rawKeys.push(replaced.apiKey as string);
@@ -464,7 +464,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     );
     expect(renewal.renewKeyId).toBe(starter.keyId);
     const renewed = await claim(renewal, await payAndConfirm(renewal));
-    expect(renewed.status).toBe(200);
+    expect(renewed.status, await renewed.clone().text()).toBe(200);
     expect(await renewed.json()).toMatchObject({ status: "RENEWED", apiKey: null, keyId: starter.keyId });
     const self = (await (await app().request("/v1/keys/self", { headers: { "x-api-key": replaced.apiKey as string } })).json()) as KeySelf;
     expect(self.status).toBe("ACTIVE");
@@ -477,9 +477,9 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const pending = await recoveryChallenge({ userWallet: buyer.account?.address });
     // The challenge targets the key expiring last: the renewed one.
     const revoked = await post(app(), "/v1/keys/revoke", { confirm: true }, { "x-api-key": starter.apiKey as string });
-    expect(revoked.status).toBe(200);
+    expect(revoked.status, await revoked.clone().text()).toBe(200);
     const changed = await recoveryClaim(pending);
-    expect(changed.status).toBe(409);
+    expect(changed.status, await changed.clone().text()).toBe(409);
     expect(await changed.json()).toMatchObject({ error: "RECOVERY_TARGET_CHANGED" });
     expect((await post(app(), "/v1/keys/revoke", { confirm: true }, { "x-api-key": spare.apiKey as string })).status).toBe(200);
     // Left: the wallet's free key, which recovery never targets.
@@ -490,10 +490,10 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
       intentId: free.intent.intentId,
       signature: await sign(free.intent.messageToSign, buyer.account as { privateKey: Hex }),
     });
-    expect(freeKey.status).toBe(200);
+    expect(freeKey.status, await freeKey.clone().text()).toBe(200);
     rawKeys.push(((await freeKey.json()) as IssuedKey).apiKey as string);
     const none = await recoveryClaim(await recoveryChallenge({ userWallet: buyer.account?.address }));
-    expect(none.status).toBe(409);
+    expect(none.status, await none.clone().text()).toBe(409);
     expect(await none.json()).toMatchObject({ error: "NO_RECOVERABLE_KEY" });
   });
 

@@ -100,6 +100,29 @@ export async function startIndexer(options: {
   };
 }
 
+/**
+ * Waits until `indexer` has indexed `block`. A starved machine indexes slowly but steadily, so this fails
+ * only once the indexer made no progress for `stallMs`, never after a fixed time.
+ */
+export async function waitForIndexed(indexer: RunningIndexer, block: bigint, stallMs = 30_000): Promise<number> {
+  let highest: number | null = null;
+  let stalledSince = Date.now();
+  for (;;) {
+    const indexed = await indexer.indexedBlock();
+    if (indexed !== null && BigInt(indexed) >= block) return indexed;
+    if (indexed !== null && (highest === null || indexed > highest)) {
+      highest = indexed;
+      stalledSince = Date.now();
+    }
+    if (Date.now() - stalledSince > stallMs) {
+      throw new Error(
+        `indexing block ${block}: no progress for ${stallMs} ms (at ${String(highest)})\n--- indexer output ---\n${indexer.output().slice(-4000)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Polls until `ready` holds, or fails after `timeoutMs` with the indexer's last output. */
 export async function waitFor<T>(
   what: string,
