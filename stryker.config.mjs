@@ -16,6 +16,13 @@
  * createCreditLeases.ts (test/unit/creditLeaseRules.test.ts, fake timers for the idle return, and
  * creditLeases.test.ts through the credit service) and api/keys/createKeyCache.ts (test/unit/keyCache.test.ts).
  *
+ * Included with their fast tests: api/chain/pinObservationBlock.ts, the status trust rule
+ * (test/unit/pinObservationBlock.test.ts: an injected readHead answering from an in-memory table of provider
+ * heads and per-tag hashes, an injected clock, and a local HTTP stub for the default JSON-RPC read), and
+ * api/access/createRateLimits.ts (test/unit/rateLimits.test.ts: the in-memory budgets under fake timers, and
+ * which budgets it keeps in Redis: the machine's, at REDIS_URL or 127.0.0.1:6379, with two limiters sharing
+ * a keyed budget, and a closed port for the fall back to memory).
+ *
  * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
  * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
  * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
@@ -102,6 +109,12 @@
  *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
  * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
  *   it for equality, so counting down tells a drop as surely.
+ * - pinObservationBlock.ts `blockNumber !== undefined &&` -> `true &&`: with no block requested the comparison
+ *   left is `undefined > n`, which is false for every head.
+ * - pinObservationBlock.ts `atPinned.length === 0` -> `false`, and `!chosen` -> `false` with its
+ *   "NO_PROVIDER_ANSWERED" -> "" (no coverage): one guard twice. The chosen provider is missing exactly when
+ *   no provider answered at the pinned block, so either check returns the same UNPINNED answer; the second
+ *   only narrows the type for TypeScript and is never reached.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)
@@ -144,5 +157,7 @@ export default {
     "api/x402/answerWithin.ts",
     "api/access/createCreditLeases.ts",
     "api/keys/createKeyCache.ts",
+    "api/chain/pinObservationBlock.ts",
+    "api/access/createRateLimits.ts",
   ],
 };
