@@ -23,16 +23,17 @@
  * which budgets it keeps in Redis: the machine's, at REDIS_URL or 127.0.0.1:6379, with two limiters sharing
  * a keyed budget, and a closed port for the fall back to memory).
  *
+ * Included with its fast test (test/unit/decidePayment.test.ts): api/payments/decidePayment.ts, the
+ * payment verifier's rules (sender, exact amount, recipient, index agreement, finality, expiry; USDC and
+ * ETH). The test feeds it what the reads return: PaymentTransaction objects as readPaymentTransaction
+ * builds them, the index's `payment` rows and its head. The reads themselves (createPaymentVerifier.ts
+ * and readPaymentTransaction.ts: providers given as URLs, the index's tables) stay covered only by
+ * test/access/purchase.test.ts on the devnet, which sends real USDC/ETH payments.
+ *
  * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
  * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
  * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
  * config does not start.
- *
- * To add: api/payments/createPaymentVerifier.ts. Its only tests are the devnet ones (test/access/
- * purchase.test.ts sends real USDC/ETH payments): it reads the transaction, receipt and block from
- * RPC providers given as URLs and the `payment`/`chain_head` rows of the index. A fast test needs a
- * local JSON-RPC stub serving recorded devnet receipts (or a second config with the devnet
- * globalSetup and a much larger timeout), which this change did not build.
  *
  * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
  * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,
@@ -159,5 +160,6 @@ export default {
     "api/keys/createKeyCache.ts",
     "api/chain/pinObservationBlock.ts",
     "api/access/createRateLimits.ts",
+    "api/payments/decidePayment.ts",
   ],
 };
