@@ -6,8 +6,6 @@ import { readPaymentsByTxHash } from "../index/readPayments";
 import { decidePayment, type ExpectedPayment, type PaymentVerdict } from "./decidePayment";
 import { readPaymentTransaction } from "./readPaymentTransaction";
 
-export type { ExpectedPayment, PaymentVerdict, VerifiedPayment } from "./decidePayment";
-
 export type PaymentVerifier = { verify(expected: ExpectedPayment, txHash: Hex): Promise<PaymentVerdict> };
 
 export type CreatePaymentVerifierParameters = {
