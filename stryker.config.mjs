@@ -30,6 +30,12 @@
  * and readPaymentTransaction.ts: providers given as URLs, the index's tables) stay covered only by
  * test/access/purchase.test.ts on the devnet, which sends real USDC/ETH payments.
  *
+ * Included with its fast test (test/unit/purchaseService.test.ts): api/keys/createPurchaseService.ts,
+ * intents (price, wei at the quote, frozen terms, renewal targets) and claims (signer, replay, expiry,
+ * renewal, the redemption recorded once), on an in-memory PGlite store, with real signatures by anvil's
+ * keys, the real key hasher, a set clock, a local EOA wallet check (and the real verifier with no
+ * provider), and decidePayment applied to recorded reads. The devnet test still covers its wiring.
+ *
  * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
  * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
  * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
@@ -116,6 +122,10 @@
  *   "NO_PROVIDER_ANSWERED" -> "" (no coverage): one guard twice. The chosen provider is missing exactly when
  *   no provider answered at the pinned block, so either check returns the same UNPINNED answer; the second
  *   only narrows the type for TypeScript and is never reached.
+ * - createPurchaseService.ts `.catch(() => null)` -> `() => undefined`: the quote is only tested for truth
+ *   (the wei amount and the `eth` offer are null either way).
+ * - createPurchaseService.ts `quote && amountWei !== null` -> `quote || amountWei !== null` and `quote && true`:
+ *   amountWei is null exactly when there is no quote; `amountWei !== null` only narrows its type for TypeScript.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)
@@ -161,5 +171,6 @@ export default {
     "api/chain/pinObservationBlock.ts",
     "api/access/createRateLimits.ts",
     "api/payments/decidePayment.ts",
+    "api/keys/createPurchaseService.ts",
   ],
 };
