@@ -511,6 +511,19 @@ describe("createPurchaseService: claims", () => {
     expect(result).toMatchObject({ ok: true, value: { status: "ISSUED", issuedAt: "2026-03-11T15:20:30.250Z" } });
   });
 
+  test("behavior: a payment mined after its intent expired redeems a later intent of the same wallet and amount (how a late payment is recovered), once", async () => {
+    const first = await intentFor();
+    const late = paysUsdc(buyer.address, 49_000_000n, { minedAt: new Date(t0.getTime() + 20 * minuteMs) });
+    expect(await claim(first, late, { at: new Date(t0.getTime() + 25 * minuteMs) })).toMatchObject({ ok: false, code: "INTENT_EXPIRED" });
+    clockAt = t0.getTime() + 30 * minuteMs;
+    const second = await service().createIntent(purchase());
+    if (!second.ok) throw new Error(`intent refused: ${second.code}`);
+    const result = await claim(second.value.intent, late, { at: new Date(t0.getTime() + 31 * minuteMs) });
+    expect(result).toMatchObject({ ok: true, value: { status: "ISSUED", tier: "STARTER" } });
+    expect(await redemptionOf(late)).toHaveLength(1);
+    expect(await claim(first, late, { at: new Date(t0.getTime() + 32 * minuteMs) })).toMatchObject({ ok: false });
+  });
+
   test("error: an unknown intent, or an intent of another kind, is INTENT_NOT_FOUND", async () => {
     const tx = paysUsdc(buyer.address, 49_000_000n);
     const signature = await buyer.signMessage({ message: "anything" });
