@@ -36,6 +36,9 @@
  * keys, the real key hasher, a set clock, a local EOA wallet check (and the real verifier with no
  * provider), and decidePayment applied to recorded reads. The devnet test still covers its wiring.
  *
+ * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
+ * (at or above the token's threshold) the indexer applies to every tracked transfer.
+ *
  * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
  * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
  * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
@@ -118,10 +121,6 @@
  *   it for equality, so counting down tells a drop as surely.
  * - pinObservationBlock.ts `blockNumber !== undefined &&` -> `true &&`: with no block requested the comparison
  *   left is `undefined > n`, which is false for every head.
- * - pinObservationBlock.ts `atPinned.length === 0` -> `false`, and `!chosen` -> `false` with its
- *   "NO_PROVIDER_ANSWERED" -> "" (no coverage): one guard twice. The chosen provider is missing exactly when
- *   no provider answered at the pinned block, so either check returns the same UNPINNED answer; the second
- *   only narrows the type for TypeScript and is never reached.
  * - createPurchaseService.ts `.catch(() => null)` -> `() => undefined`: the quote is only tested for truth
  *   (the wei amount and the `eth` offer are null either way).
  * - createPurchaseService.ts `quote && amountWei !== null` -> `quote || amountWei !== null` and `quote && true`:
@@ -172,5 +171,6 @@ export default {
     "api/access/createRateLimits.ts",
     "api/payments/decidePayment.ts",
     "api/keys/createPurchaseService.ts",
+    "src/isWhaleTransfer.ts",
   ],
 };

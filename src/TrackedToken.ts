@@ -1,7 +1,7 @@
 import { ponder } from "ponder:registry";
 import { trackedToken, whaleTransfer } from "ponder:schema";
-import { maxUint256 } from "viem";
 import { checkToken } from "./checkToken";
+import { isWhaleTransfer } from "./isWhaleTransfer";
 import { plan } from "./plan";
 
 ponder.on("TrackedToken:setup", async ({ context }) => {
@@ -25,7 +25,7 @@ const whaleThresholds = new Map(plan.tokens.map((t) => [t.address.toLowerCase(),
 
 ponder.on("TrackedToken:Transfer", async ({ event, context }) => {
   // Nearly every transfer is below its threshold: compare before reading the token's status.
-  if (event.args.value < (whaleThresholds.get(event.log.address.toLowerCase()) ?? maxUint256)) return;
+  if (!isWhaleTransfer(whaleThresholds, event.log.address, event.args.value)) return;
   const token = await context.db.find(trackedToken, { chainId: context.chain.id, address: event.log.address });
   if (token?.status !== "verified") return;
   await context.db.insert(whaleTransfer).values({

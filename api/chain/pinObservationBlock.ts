@@ -57,12 +57,10 @@ export async function pinObservationBlock({
   const atPinned = (
     await Promise.all(heads.map((h) => (h.number === pinned ? h : readHead(h.provider, `0x${pinned.toString(16)}`))))
   ).filter((h): h is Head => h.available);
-  if (atPinned.length === 0) return unpinned("NO_PROVIDER_ANSWERED", heads.length);
-
-  const hashes = new Set(atPinned.map((h) => h.hash));
   const primary = atPinned.find((h) => h.provider.trusted);
   const chosen = primary ?? atPinned[0];
   if (!chosen) return unpinned("NO_PROVIDER_ANSWERED", heads.length);
+  const hashes = new Set(atPinned.map((h) => h.hash));
   const agreement = atPinned.filter((h) => h.hash === chosen.hash).length;
   const publicConfigured = providers.filter((p) => !p.trusted).length;
   const base = {

@@ -63,13 +63,11 @@ export function decidePayment({ expected, read, rows, indexHead, payTo, usdc, wa
   return verifyEth(expected, tx);
 }
 
-type UsdcEvidence = {
+type UsdcEvidence = Pick<DecidePaymentParameters, "indexHead" | "warn"> & {
   /** The receipt's transfers to the payout address (evidence grade). */
   paid: ReceiptTransfer[];
   /** The index's rows for the same transaction. */
   indexed: IndexedPayment[];
-  indexHead: bigint | undefined;
-  warn: (message: string) => void;
 };
 
 function verifyUsdc(expected: ExpectedPayment, tx: PaymentTransaction, evidence: UsdcEvidence): PaymentVerdict {

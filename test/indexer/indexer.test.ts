@@ -233,46 +233,51 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     }
   }, 300_000);
 
-  test("behavior: a whale-sized transfer is indexed within 2 blocks of being mined (beyond an ordinary block's lag on this machine now); at the threshold counts, one unit below does not", async () => {
+  test("behavior: a whale-sized transfer is indexed by the time the chain is 2 blocks past it; at the threshold counts, one unit below does not", async () => {
     if (!indexer) throw new Error("no indexer");
-    // A starved machine indexes every block late; the whale's block must not be later than an ordinary one.
-    const ordinary = await client.getBlockNumber();
-    await waitForIndexed(indexer, ordinary);
-    const ordinaryLag = (await client.getBlockNumber()) - ordinary;
+    const live = indexer;
     const usdc = token("USDC");
     const [whaleFrom, smallFrom] = [user(2), user(3)];
     // USDC's threshold on the devnet is 1,000,000 USDC: the rule is "at or above".
     const threshold = parseUnits("1000000", 6);
     const boundary: Record<"at" | "below" | "above", Hex> = {} as Record<"at" | "below" | "above", Hex>;
-    for (const [name, amount] of [
-      ["at", threshold],
-      ["below", threshold - 1n],
-      ["above", threshold + 1n],
-    ] as const) {
-      boundary[name] = await whaleFrom.client.writeContract({
+    // Timed blocks stop, so "2 blocks" is a count and not a time: the transfers' block and two more are
+    // mined, nothing after, and the indexer must index that block with no further block to wait for.
+    await client.request({ method: "evm_setIntervalMining", params: [0] } as never);
+    await client.request({ method: "evm_setAutomine", params: [false] } as never);
+    try {
+      for (const [name, amount] of [
+        ["at", threshold],
+        ["below", threshold - 1n],
+        ["above", threshold + 1n],
+      ] as const) {
+        boundary[name] = await whaleFrom.client.writeContract({
+          address: usdc,
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [smallFrom.address, amount],
+        });
+      }
+      seen.whale = await whaleFrom.client.writeContract({
         address: usdc,
         abi: erc20Abi,
         functionName: "transfer",
-        args: [smallFrom.address, amount],
+        args: [smallFrom.address, parseUnits("2000000", 6)],
       });
+      seen.small = await smallFrom.client.writeContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [whaleFrom.address, parseUnits("100", 6)],
+      });
+      await client.request({ method: "evm_mine", params: [] } as never);
+      const mined = await whaleFrom.client.waitForTransactionReceipt({ hash: seen.whale });
+      await client.request({ method: "anvil_mine", params: ["0x2"] } as never);
+      await waitForIndexed(live, mined.blockNumber);
+      expect(await client.getBlockNumber()).toBe(mined.blockNumber + 2n);
+    } finally {
+      await client.request({ method: "evm_setIntervalMining", params: [1] } as never);
     }
-    seen.whale = await whaleFrom.client.writeContract({
-      address: usdc,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [smallFrom.address, parseUnits("2000000", 6)],
-    });
-    seen.small = await smallFrom.client.writeContract({
-      address: usdc,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [whaleFrom.address, parseUnits("100", 6)],
-    });
-    const mined = await whaleFrom.client.waitForTransactionReceipt({ hash: seen.whale });
-    const live = indexer;
-    await waitForIndexed(live, mined.blockNumber);
-    const headWhenIndexed = await client.getBlockNumber();
-    expect(headWhenIndexed - mined.blockNumber).toBeLessThanOrEqual(2n + ordinaryLag);
     if (indexer.backend.kind === "postgres") {
       const { whales } = await readIndexedTables(indexer.backend, indexer.schema);
       const hashes = whales.map((w) => w.txHash);

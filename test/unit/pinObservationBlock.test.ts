@@ -142,11 +142,12 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
     expect(asked).toEqual([...heads("p1", "p2"), ["p1", "0xfa"], ["p2", "0xfa"]]);
   });
 
-  test("behavior: a requested block between the heads, or at the highest one, is pinned; a provider at it is not asked again", async () => {
+  test("behavior: a requested block between the heads, or at the highest one, is pinned; a provider at it is not asked again, one below it has no such block", async () => {
+    // As a real provider: no hash for a block above its own head (probeProvider reads null as unavailable).
     const table: Record<string, Answers> = {
-      p1: { head: { number: 300, hash: hash(1) }, at: { "0x12d": A, "0x12e": B } },
+      p1: { head: { number: 300, hash: hash(1) } },
       p2: { head: { number: 302, hash: B }, at: { "0x12d": A } },
-      p3: { head: { number: 301, hash: A }, at: { "0x12e": B } },
+      p3: { head: { number: 301, hash: A } },
     };
     const providers = [pub("p1"), pub("p2"), pub("p3")];
     const between = chain(table);
@@ -155,11 +156,11 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
         blockNumber: 301,
         blockTag: "0x12d",
         blockHash: A,
-        providerName: "p1",
+        providerName: "p2",
         trustLevel: "PUBLIC_QUORUM",
         evidenceGrade: true,
-        agreement: 3,
-        sampled: 3,
+        agreement: 2,
+        sampled: 2,
         reason: null,
       }),
     );
@@ -171,12 +172,12 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
         blockNumber: 302,
         blockTag: "0x12e",
         blockHash: B,
-        providerName: "p1",
-        trustLevel: "PUBLIC_QUORUM",
-        evidenceGrade: true,
-        agreement: 3,
-        sampled: 3,
-        reason: null,
+        providerName: "p2",
+        trustLevel: "UNVERIFIED",
+        evidenceGrade: false,
+        agreement: 1,
+        sampled: 1,
+        reason: "NO_PUBLIC_QUORUM",
       }),
     );
     expect(highest.asked).toEqual([...heads("p1", "p2", "p3"), ["p1", "0x12e"], ["p3", "0x12e"]]);
