@@ -80,7 +80,8 @@ export async function startIndexer(options: {
     backend,
     output: () => output,
     async indexedBlock() {
-      const res = await fetch(`${baseUrl}/status`).catch(() => undefined);
+      // A hung answer counts as no answer, so a stalled indexer is reported rather than waited on.
+      const res = await fetch(`${baseUrl}/status`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
       if (!res?.ok) return null;
       const status = (await res.json()) as Record<string, { block: { number: number } } | undefined>;
       return status.base?.block.number ?? null;
