@@ -185,7 +185,7 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
 
   test("error: a requested block above every head is UNPINNED REQUESTED_BLOCK_NOT_YET_MINED, sampling the heads that answered", async () => {
     const { readHead, asked } = chain({
-      primary: { head: { number: 300, hash: A }, at: { "0x12d": A } },
+      primary: { head: { number: 300, hash: A } },
       p1: { head: "down" },
       p2: { head: { number: 299, hash: hash(2) } },
     });
