@@ -119,6 +119,8 @@
  *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
  * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
  *   it for equality, so counting down tells a drop as surely.
+ * - isWhaleTransfer.ts `threshold !== undefined &&` -> `true &&`: `amount >= undefined` is false for every
+ *   amount, so an untracked token still gives no signal.
  * - pinObservationBlock.ts `blockNumber !== undefined &&` -> `true &&`: with no block requested the comparison
  *   left is `undefined > n`, which is false for every head.
  * - createPurchaseService.ts `.catch(() => null)` -> `() => undefined`: the quote is only tested for truth
