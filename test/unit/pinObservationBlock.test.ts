@@ -5,6 +5,7 @@ import type { ObservationBlock } from "../../api/chain/ObservationBlock";
 import { pinObservationBlock } from "../../api/chain/pinObservationBlock";
 import type { ReadHead } from "../../api/chain/probeProvider";
 import type { RpcProvider } from "../../api/chain/providers";
+import { pinnedBlock } from "../support/observationBlock";
 
 type Hash = `0x${string}`;
 /** A distinct 0x-64-hex block hash per seed. */
@@ -39,7 +40,7 @@ function chain(table: Record<string, Answers>) {
 const at = "2025-03-04T05:06:07.089Z";
 const now = () => new Date(at);
 
-/** A pinned observation on Base (8453), every field but the ones a test states. */
+/** A pinned observation on Base (8453) at the injected now; every field that varies is stated by the test. */
 function pinned(fields: {
   blockNumber: number;
   blockTag: string;
@@ -51,9 +52,27 @@ function pinned(fields: {
   sampled: number;
   reason: string | null;
 }): ObservationBlock {
-  return { status: "PINNED", chainId: 8453, network: "eip155:8453", ...fields, retrievedAt: at, originalRetrievalTime: at };
+  return pinnedBlock(fields.blockNumber, { ...fields, retrievedAt: at, originalRetrievalTime: at });
 }
-
+/** The unpinned observation on Base (8453) at the injected now: no block, UNVERIFIED, `sampled` heads and why. */
+function unpinned(reason: string, sampled: number): ObservationBlock {
+  return {
+    status: "UNPINNED",
+    chainId: 8453,
+    network: "eip155:8453",
+    blockNumber: null,
+    blockHash: null,
+    blockTag: null,
+    trustLevel: "UNVERIFIED",
+    evidenceGrade: false,
+    providerName: null,
+    agreement: 0,
+    sampled,
+    reason,
+    retrievedAt: at,
+    originalRetrievalTime: at,
+  };
+}
 const heads = (...names: string[]) => names.map((name): [string, string | undefined] => [name, undefined]);
 
 describe("pinObservationBlock (in-memory provider heads)", () => {
@@ -196,46 +215,16 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
       now,
       readHead,
     });
-    expect(block).toEqual({
-      status: "UNPINNED",
-      chainId: 8453,
-      network: "eip155:8453",
-      blockNumber: null,
-      blockHash: null,
-      blockTag: null,
-      trustLevel: "UNVERIFIED",
-      evidenceGrade: false,
-      providerName: null,
-      agreement: 0,
-      sampled: 2,
-      reason: "REQUESTED_BLOCK_NOT_YET_MINED",
-      retrievedAt: at,
-      originalRetrievalTime: at,
-    });
+    expect(block).toEqual(unpinned("REQUESTED_BLOCK_NOT_YET_MINED", 2));
     expect(asked).toEqual(heads("primary", "p1", "p2"));
   });
 
   test("error: no provider answering its head is UNPINNED NO_PROVIDER_ANSWERED with nothing sampled, a block requested or not; so is no provider at all", async () => {
     const { readHead, asked } = chain({ primary: { head: "down" }, p1: { head: "down" } });
-    const unpinned: ObservationBlock = {
-      status: "UNPINNED",
-      chainId: 8453,
-      network: "eip155:8453",
-      blockNumber: null,
-      blockHash: null,
-      blockTag: null,
-      trustLevel: "UNVERIFIED",
-      evidenceGrade: false,
-      providerName: null,
-      agreement: 0,
-      sampled: 0,
-      reason: "NO_PROVIDER_ANSWERED",
-      retrievedAt: at,
-      originalRetrievalTime: at,
-    };
-    expect(await pinObservationBlock({ providers: [trusted("primary"), pub("p1")], chainId: 8453, now, readHead })).toEqual(unpinned);
+    const noAnswer = unpinned("NO_PROVIDER_ANSWERED", 0);
+    expect(await pinObservationBlock({ providers: [trusted("primary"), pub("p1")], chainId: 8453, now, readHead })).toEqual(noAnswer);
     expect(asked).toEqual(heads("primary", "p1"));
-    expect(await pinObservationBlock({ providers: [], chainId: 8453, now, readHead })).toEqual(unpinned);
+    expect(await pinObservationBlock({ providers: [], chainId: 8453, now, readHead })).toEqual(noAnswer);
     // A requested block is not "not yet mined" when no head answered at all.
     const requested = await pinObservationBlock({
       providers: [trusted("primary"), pub("p1")],
@@ -244,7 +233,7 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
       now,
       readHead,
     });
-    expect(requested).toEqual(unpinned);
+    expect(requested).toEqual(noAnswer);
   });
 
   test("error: heads that answer but none answering the pinned block by tag is UNPINNED NO_PROVIDER_ANSWERED, sampling the heads", async () => {
@@ -260,22 +249,7 @@ describe("pinObservationBlock (in-memory provider heads)", () => {
       now,
       readHead,
     });
-    expect(block).toEqual({
-      status: "UNPINNED",
-      chainId: 8453,
-      network: "eip155:8453",
-      blockNumber: null,
-      blockHash: null,
-      blockTag: null,
-      trustLevel: "UNVERIFIED",
-      evidenceGrade: false,
-      providerName: null,
-      agreement: 0,
-      sampled: 2,
-      reason: "NO_PROVIDER_ANSWERED",
-      retrievedAt: at,
-      originalRetrievalTime: at,
-    });
+    expect(block).toEqual(unpinned("NO_PROVIDER_ANSWERED", 2));
     expect(asked).toEqual([...heads("primary", "p1", "p2"), ["primary", "0x64"], ["p1", "0x64"]]);
   });
 
