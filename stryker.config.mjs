@@ -2,7 +2,9 @@
 /**
  * Mutation testing: `npm run mutate` (not part of `npm test` or CI). Mutates the modules where a wrong
  * answer grants access, money or a false observation, and runs only the fast tests that reach them
- * (vitest.mutate.config.ts: no devnet), each mutant against the tests that cover it (perTest).
+ * (vitest.mutate.config.ts: no devnet), each mutant against the tests that cover it (perTest). A static mutant
+ * (one that acts while a module loads, so no test can be said to cover it) runs the test files that import
+ * its module (`related`), not every fast test.
  * Incremental: reports/stryker-incremental.json is committed, so a run re-tests only mutants whose
  * code or tests changed; delete it (or pass --force) for a full run.
  *
@@ -134,7 +136,7 @@
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.mutate.config.ts", related: false },
+  vitest: { configFile: "vitest.mutate.config.ts", related: true },
   coverageAnalysis: "perTest",
   concurrency: 2,
   timeoutMS: 10_000,
