@@ -21,8 +21,9 @@ import { createApp } from "../api/app";
 import { createObservationCache } from "../api/capability/createObservationCache";
 import type { IndexDb } from "../api/index/indexDb";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
-import { testOrigins, unlimitedAbuse, unlimitedRates } from "../test/support/access";
+import { unlimitedAbuse, unlimitedRates } from "../test/support/access";
 import { testDiscoveryDeps, testMarketDeps } from "../test/support/app";
+import { testOrigins } from "../test/support/keyClaims";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { storeProKey } from "./storeProKey";
 

@@ -7,9 +7,9 @@ import { mintKeySecret } from "../../api/keys/mintKeySecret";
 import type { Tier } from "../../api/keys/planCatalogue";
 import { spendCredits } from "../../api/store/creditQueries";
 import { insertKey } from "../../api/store/keyQueries";
-import { testPepper } from "../support/access";
 import { type ApiReplica, startApiReplica } from "../support/apiReplica";
 import { testManifest } from "../support/devnet";
+import { testPepper } from "../support/keyClaims";
 import { accessApp, type Backend, backendNames, openBackend } from "./support";
 
 /** No wallet signs here: keys are stored as a purchase would store them. */

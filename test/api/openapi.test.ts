@@ -6,9 +6,9 @@ import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
 import { routeList } from "../../api/routes/routeTable";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
-import { testOrigins } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
+import { testOrigins } from "../support/keyClaims";
 
 const pglite = new PGlite();
 afterAll(() => pglite.close());

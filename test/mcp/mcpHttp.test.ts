@@ -1,8 +1,8 @@
 import { validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { testOrigins } from "../support/access";
 import { testManifest } from "../support/devnet";
+import { testOrigins } from "../support/keyClaims";
 import { connectV2Sse, type McpTestService, proKey, startMcpService } from "./support";
 
 /** This file signs as users[13]'s wallet in its own store (no transactions). */

@@ -2,8 +2,8 @@ import { type ClientRequest, type IncomingMessage, request } from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { testOrigins } from "../support/access";
 import { testManifest } from "../support/devnet";
+import { testOrigins } from "../support/keyClaims";
 import { type McpTestService, startMcpService } from "./support";
 
 const manifest = testManifest();

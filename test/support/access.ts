@@ -4,18 +4,13 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
+import { testOrigins, testPepper } from "./keyClaims";
 
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
 export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
 
-/** The origins the test apps serve: the default public one, and a fallback host. */
-export const testOrigins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
-
 /** Generous abuse limits (open intents, intents per address, failed authentications), likewise. */
 export const unlimitedAbuse = { maxOpenIntentsPerWallet: 1e6, maxIntentsPerClientPerHour: 1e6, maxAuthFailuresPerMinute: 1e6 };
-
-/** The API key pepper of the test apps. */
-export const testPepper = "test-pepper-0123456789abcdef0123456789abcdef";
 
 let shared: AppStore | undefined;
 

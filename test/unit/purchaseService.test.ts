@@ -1,18 +1,16 @@
 import { eq } from "drizzle-orm";
-import { type Address, type Hex, keccak256, stringToHex, verifyMessage } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, type Hex, keccak256, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { Failure } from "../../api/errors";
 import type { IndexedPayment } from "../../api/index/readPayments";
 import { issueChallenge } from "../../api/keys/challenges";
-import { createKeyHasher } from "../../api/keys/createKeyHasher";
 import {
   type CreatePurchaseServiceParameters,
   createPurchaseService,
   type PurchaseIntentOffer,
   type PurchaseRequest,
 } from "../../api/keys/createPurchaseService";
-import { createWalletVerifier, type WalletVerifier } from "../../api/keys/createWalletVerifier";
+import { createWalletVerifier } from "../../api/keys/createWalletVerifier";
 import { freeKeyMessage } from "../../api/keys/intentMessage";
 import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { PaymentVerifier } from "../../api/payments/createPaymentVerifier";
@@ -24,42 +22,26 @@ import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, type KeyInfo, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
 import { baseUsdc } from "../../base/baseChain";
+import { anvilAccount, eoaWallets, settableClock, testKeyHasher, testOrigins } from "../support/keyClaims";
 
-// Anvil's well-known development keys: the buyer, a stranger, and a wallet of the capped service. The
-// payout address is anvil's second account (no key needed).
-const buyer = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
-const stranger = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
-const capped = privateKeyToAccount("0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a");
+// Anvil's well-known development accounts: the buyer, a stranger, and a wallet of the capped service.
+// The payout address is anvil's second account (no key needed).
+const buyer = anvilAccount(0);
+const stranger = anvilAccount(2);
+const capped = anvilAccount(4);
 const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
-const origins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
+const origins = testOrigins;
 const origin = origins.public;
 
 const dayMs = 86_400_000;
 const minuteMs = 60_000;
 /** When the tests' intents are created: mid-afternoon UTC, with milliseconds. */
 const t0 = new Date("2026-03-10T15:20:30.250Z");
-let clockAt = t0.getTime();
-const clock = () => new Date(clockAt);
-
-const hash = createKeyHasher("test-pepper-0123456789abcdef0123456789abcdef");
+const clock = settableClock(t0);
 
 /** The devnet's reference price, as test/access/support.ts's testEthQuote: 3,000 USD per ETH. */
 const quote = { wei: 10n ** 18n / 3000n, observedAt: "2026-03-10T15:20:00.000Z", source: "test: devnet WETH reference price" };
 const ethQuote = { weiPerUsd: async () => quote };
-
-/**
- * The wallet check for EOAs. The real createWalletVerifier settles a valid EOA signature locally, but
- * asks a provider (the ERC-6492 validator, in an eth_call) about any signature that does not recover
- * to the address, a wrong signer's included; with no provider that answer is UNAVAILABLE. This one
- * applies viem's verifyMessage locally, which is what the chain answers for an EOA. The real verifier
- * is used below too, with no provider: it issues on the buyer's signature and is UNAVAILABLE on another.
- */
-const eoaWallets: WalletVerifier = {
-  async verify({ address, message, signature }) {
-    const valid = await verifyMessage({ address, message, signature }).catch(() => false);
-    return valid ? { status: "VALID" } : { status: "INVALID" };
-  },
-};
 
 /** What createPaymentVerifier's three reads return for one transaction: the read at evidence grade, the index's rows and head. */
 type Evidence = Pick<DecidePaymentParameters, "read" | "rows" | "indexHead">;
@@ -158,9 +140,9 @@ function service(overrides: Partial<CreatePurchaseServiceParameters> = {}) {
     db: store.db,
     origins,
     wallets: eoaWallets,
-    hash,
+    hash: testKeyHasher,
     environment: "test",
-    clock,
+    clock: clock.now,
     maxOpenIntentsPerWallet: 1_000_000,
     rates: catalogueRates,
     payments: recordedPayments,
@@ -191,7 +173,7 @@ const purchase = (p: Partial<PurchaseRequest> = {}): PurchaseRequest => ({
 
 /** An intent created at t0 (the clock is set there). */
 async function intentFor(p: Partial<PurchaseRequest> = {}, overrides: Partial<CreatePurchaseServiceParameters> = {}) {
-  clockAt = t0.getTime();
+  clock.set(t0);
   const result = await service(overrides).createIntent(purchase(p));
   if (!result.ok) throw new Error(`intent refused: ${result.code}`);
   return result.value.intent;
@@ -203,7 +185,7 @@ async function claim(
   txHash: Hex,
   p: { signer?: typeof buyer; at?: Date; overrides?: Partial<CreatePurchaseServiceParameters> } = {},
 ) {
-  clockAt = (p.at ?? new Date(t0.getTime() + 6 * minuteMs)).getTime();
+  clock.set(p.at ?? new Date(t0.getTime() + 6 * minuteMs));
   const signature = await (p.signer ?? buyer).signMessage({ message: intent.messageToSign });
   return service(p.overrides).claim({ intentId: intent.intentId, signature, txHash });
 }
@@ -223,7 +205,7 @@ async function paidKey(tier: KeyInfo["tier"], expiresAt: Date | null, wallet: Ad
   serial += 1;
   const row = await insertKey(store.db, {
     id: `key_${serial.toString(16).padStart(24, "0")}`,
-    secretHash: hash(`svc_test_renewal${serial}`),
+    secretHash: testKeyHasher(`svc_test_renewal${serial}`),
     tier,
     wallet: wallet.toLowerCase(),
     issuedAt: new Date(t0.getTime() - 20 * dayMs),
@@ -260,7 +242,7 @@ function purchaseText(intentId: string, terms: string): string {
 
 describe("createPurchaseService: intents", () => {
   test("default: a new STARTER key for 31 days: USDC price, wei at the live quote, 15 minutes, every term in the message", async () => {
-    clockAt = t0.getTime();
+    clock.set(t0);
     const result = await service().createIntent(purchase());
     if (!result.ok) throw new Error(result.code);
     const { intentId } = result.value.intent;
@@ -353,8 +335,8 @@ describe("createPurchaseService: intents", () => {
       message: "no payout address is configured (PAYOUT_ADDRESS); purchases are unavailable",
     };
     const quoteAsked = vi.fn(async () => quote);
-    const wallet = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
-    clockAt = t0.getTime();
+    const wallet = anvilAccount(5);
+    clock.set(t0);
     const none = service({ payTo: null, payments: null, ethQuote: { weiPerUsd: quoteAsked } });
     expect(await none.createIntent(purchase({ userWallet: wallet.address }))).toEqual(unavailable);
     expect(quoteAsked).not.toHaveBeenCalled();
@@ -382,7 +364,7 @@ describe("createPurchaseService: intents", () => {
       },
     ];
     for (const { request, message } of refusals) {
-      clockAt = t0.getTime();
+      clock.set(t0);
       expect(await service().createIntent(request)).toEqual({ ok: false, code: "RENEWAL_TARGET_INVALID", message });
     }
     // The same key renews for its own wallet, however the address is written.
@@ -395,10 +377,10 @@ describe("createPurchaseService: intents", () => {
   });
 
   test("error: a wallet holding its cap of open intents is TOO_MANY_OPEN_INTENTS until one expires", async () => {
-    clockAt = t0.getTime();
+    clock.set(t0);
     const cap = service({ maxOpenIntentsPerWallet: 1 });
     expect(await cap.createIntent(purchase({ userWallet: capped.address }))).toMatchObject({ ok: true });
-    clockAt = t0.getTime() + 5 * minuteMs;
+    clock.set(t0.getTime() + 5 * minuteMs);
     expect(await cap.createIntent(purchase({ userWallet: capped.address }))).toEqual({
       ok: false,
       code: "TOO_MANY_OPEN_INTENTS",
@@ -451,7 +433,7 @@ describe("createPurchaseService: claims", () => {
     // Only the secret's keyed hash is stored.
     expect(await storedKey(issued.keyId)).toEqual({
       id: issued.keyId,
-      secretHash: hash(issued.apiKey as string),
+      secretHash: testKeyHasher(issued.apiKey as string),
       secretVersion: 1,
       tier: "STARTER",
       wallet: buyer.address.toLowerCase(),
@@ -515,7 +497,7 @@ describe("createPurchaseService: claims", () => {
     const first = await intentFor();
     const late = paysUsdc(buyer.address, 49_000_000n, { minedAt: new Date(t0.getTime() + 20 * minuteMs) });
     expect(await claim(first, late, { at: new Date(t0.getTime() + 25 * minuteMs) })).toMatchObject({ ok: false, code: "INTENT_EXPIRED" });
-    clockAt = t0.getTime() + 30 * minuteMs;
+    clock.set(t0.getTime() + 30 * minuteMs);
     const second = await service().createIntent(purchase());
     if (!second.ok) throw new Error(`intent refused: ${second.code}`);
     const result = await claim(second.value.intent, late, { at: new Date(t0.getTime() + 31 * minuteMs) });
