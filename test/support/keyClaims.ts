@@ -1,7 +1,11 @@
 import { verifyMessage } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import type { ChallengeServiceParameters } from "../../api/keys/challenges";
 import { createKeyHasher } from "../../api/keys/createKeyHasher";
 import type { WalletVerifier } from "../../api/keys/createWalletVerifier";
+import { catalogueRates } from "../../api/keys/toIssuedKey";
+import { type CounterBucket, readDailyCounts } from "../../api/store/countDaily";
+import type { AppDb } from "../../api/store/createAppStore";
 import { devnetAccount } from "../../devnet/accounts";
 
 /** The origins the test services and apps serve: the default public one, and a fallback host. */
@@ -41,6 +45,30 @@ export const eoaWallets: WalletVerifier = {
   },
 };
 
+/**
+ * What the services of signed challenges (free keys, purchases, recovery) are built from in a fast
+ * test: `db`, the test origins, the EOA check, the real hasher, test keys, `clock`, the catalogue's
+ * rates and no practical cap on open intents. A test overrides the parts it is about.
+ */
+export function challengeServiceParameters(db: AppDb, clock: () => Date): ChallengeServiceParameters {
+  return {
+    db,
+    origins: testOrigins,
+    wallets: eoaWallets,
+    hash: testKeyHasher,
+    environment: "test",
+    clock,
+    maxOpenIntentsPerWallet: 1_000_000,
+    rates: catalogueRates,
+  };
+}
+
+/** The identifier-free daily counters of `bucket` on `day` (YYYY-MM-DD), by name. */
+export async function countersOn(db: AppDb, day: string, bucket: CounterBucket = "test"): Promise<Record<string, number>> {
+  const rows = await readDailyCounts(db, bucket, day, day);
+  return Object.fromEntries(rows.map((r) => [r.name, r.count]));
+}
+
 /** A clock a test sets: services read it through `now`. */
 export function settableClock(start: Date) {
   let at = start.getTime();
@@ -50,4 +78,26 @@ export function settableClock(start: Date) {
       at = typeof to === "number" ? to : to.getTime();
     },
   };
+}
+
+/**
+ * The Sign-In with Ethereum text a challenge asks `wallet` (checksummed) to sign, written out line by
+ * line as EIP-4361 lays it out, so a test compares the service's message with the standard, not with
+ * the service's own builder. `origin` is a scheme and host: its host is the domain.
+ */
+export function challengeText(p: { origin: string; wallet: string; statement: string; intentId: string; issuedAt: Date; expiresAt: Date }) {
+  return [
+    `${new URL(p.origin).host} wants you to sign in with your Ethereum account:`,
+    p.wallet,
+    "",
+    p.statement,
+    "",
+    `URI: ${p.origin}`,
+    "Version: 1",
+    "Chain ID: 8453",
+    `Nonce: ${p.intentId.slice(4)}`,
+    `Issued At: ${p.issuedAt.toISOString()}`,
+    `Expiration Time: ${p.expiresAt.toISOString()}`,
+    `Request ID: ${p.intentId}`,
+  ].join("\n");
 }

@@ -12,17 +12,24 @@ import {
 } from "../../api/keys/createPurchaseService";
 import { createWalletVerifier } from "../../api/keys/createWalletVerifier";
 import { freeKeyMessage } from "../../api/keys/intentMessage";
-import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { PaymentVerifier } from "../../api/payments/createPaymentVerifier";
 import { type DecidePaymentParameters, decidePayment, type ExpectedPayment } from "../../api/payments/decidePayment";
 import type { PaymentTransaction } from "../../api/payments/readPaymentTransaction";
-import { readDailyCounts } from "../../api/store/countDaily";
+import type { CounterBucket } from "../../api/store/countDaily";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, type KeyInfo, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
 import { baseUsdc } from "../../base/baseChain";
-import { anvilAccount, eoaWallets, settableClock, testKeyHasher, testOrigins } from "../support/keyClaims";
+import {
+  anvilAccount,
+  challengeServiceParameters,
+  challengeText,
+  countersOn,
+  settableClock,
+  testKeyHasher,
+  testOrigins,
+} from "../support/keyClaims";
 
 // Anvil's well-known development accounts: the buyer, a stranger, and a wallet of the capped service.
 // The payout address is anvil's second account (no key needed).
@@ -137,14 +144,7 @@ const onKeyChanged = vi.fn<() => void>();
 
 function service(overrides: Partial<CreatePurchaseServiceParameters> = {}) {
   return createPurchaseService({
-    db: store.db,
-    origins,
-    wallets: eoaWallets,
-    hash: testKeyHasher,
-    environment: "test",
-    clock: clock.now,
-    maxOpenIntentsPerWallet: 1_000_000,
-    rates: catalogueRates,
+    ...challengeServiceParameters(store.db, clock.now),
     payments: recordedPayments,
     payTo,
     usdc: baseUsdc,
@@ -194,11 +194,8 @@ const storedKey = async (id: string) => (await store.db.select().from(apiKey).wh
 const redemptionOf = async (txHash: string) => store.db.select().from(redemption).where(eq(redemption.txHash, txHash));
 const keyCount = async () => (await store.db.select({ id: apiKey.id }).from(apiKey)).length;
 
-/** The day's counters of the test bucket, by name. */
-async function counters(day = "2026-03-10"): Promise<Record<string, number>> {
-  const rows = await readDailyCounts(store.db, "test", day, day);
-  return Object.fromEntries(rows.map((r) => [r.name, r.count]));
-}
+/** The counters of t0's day in `bucket`, by name. */
+const counters = (bucket: CounterBucket = "test") => countersOn(store.db, "2026-03-10", bucket);
 
 /** A paid key of the buyer (or `wallet`) inserted directly: issued 20 days before t0, expiring at `expiresAt`. */
 async function paidKey(tier: KeyInfo["tier"], expiresAt: Date | null, wallet: Address = buyer.address): Promise<KeyInfo> {
@@ -223,22 +220,15 @@ const newKeyNotice =
 const renewedNotice = "The key's secret is unchanged: keep using the key you hold.";
 
 /** The SIWE text of a purchase intent created at t0 through the public origin by the buyer. */
-function purchaseText(intentId: string, terms: string): string {
-  return [
-    "127.0.0.1:42069 wants you to sign in with your Ethereum account:",
-    "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-    "",
-    `${terms}; to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8; from this wallet, in one transaction sent by this wallet.`,
-    "",
-    "URI: http://127.0.0.1:42069",
-    "Version: 1",
-    "Chain ID: 8453",
-    `Nonce: ${intentId.slice(4)}`,
-    "Issued At: 2026-03-10T15:20:30.250Z",
-    "Expiration Time: 2026-03-10T15:35:30.250Z",
-    `Request ID: ${intentId}`,
-  ].join("\n");
-}
+const purchaseText = (intentId: string, terms: string) =>
+  challengeText({
+    origin,
+    wallet: buyer.address,
+    statement: `${terms}; to ${payTo}; from this wallet, in one transaction sent by this wallet.`,
+    intentId,
+    issuedAt: t0,
+    expiresAt: new Date(t0.getTime() + 15 * minuteMs),
+  });
 
 describe("createPurchaseService: intents", () => {
   test("default: a new STARTER key for 31 days: USDC price, wei at the live quote, 15 minutes, every term in the message", async () => {
@@ -473,10 +463,7 @@ describe("createPurchaseService: claims", () => {
     expect(await redemptionOf(tx)).toMatchObject([{ asset: "ETH", amount: wei, keyId: result.value.keyId }]);
     // Counted in the production bucket, not the test one.
     expect(await counters()).toEqual(before);
-    const live = Object.fromEntries(
-      (await readDailyCounts(store.db, "production", "2026-03-10", "2026-03-10")).map((r) => [r.name, r.count]),
-    );
-    expect(live).toEqual({ PAID_KEY_ISSUED: 1, PAYMENT_SETTLED_ETH: 1 });
+    expect(await counters("production")).toEqual({ PAID_KEY_ISSUED: 1, PAYMENT_SETTLED_ETH: 1 });
   });
 
   test("behavior: the intent's 15 minutes bound the payment's block, not the claim: a payment mined in time is claimed a day later", async () => {
