@@ -20,10 +20,9 @@ export type FreeKeyService = {
 
 export type CreateFreeKeyServiceParameters = ChallengeServiceParameters;
 
-const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
-
 export function createFreeKeyService(deps: CreateFreeKeyServiceParameters): FreeKeyService {
   const { db, origins, wallets, hash, environment, clock } = deps;
+  const freeKeyExists = failure("FREE_KEY_EXISTS", "this wallet already has its free key (one per wallet)");
   return {
     async challenge(wallet, origin) {
       const challenge = await issueChallenge(db, {

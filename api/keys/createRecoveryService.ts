@@ -25,10 +25,9 @@ export type CreateRecoveryServiceParameters = ChallengeServiceParameters & {
   onKeyChanged: () => void;
 };
 
-const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
-
 export function createRecoveryService(deps: CreateRecoveryServiceParameters): RecoveryService {
   const { db, origins, wallets, hash, environment, clock } = deps;
+  const challengeConsumed = failure("RECOVERY_CHALLENGE_CONSUMED", "this recovery challenge was already used; request a new one");
   return {
     async challenge({ wallet, txHash, origin }) {
       const now = clock();
