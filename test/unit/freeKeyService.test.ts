@@ -127,8 +127,16 @@ describe("createFreeKeyService: challenges", () => {
   test("behavior: a challenge asked through the fallback host names it, and is claimed", async () => {
     const wallet = freshWallet();
     const intent = await challengeFor(wallet, { origin: testOrigins.fallback });
-    expect(intent.messageToSign.split("\n").slice(0, 1)).toEqual(["fallback.example wants you to sign in with your Ethereum account:"]);
-    expect(intent.messageToSign).toContain("\nURI: https://fallback.example\n");
+    expect(intent.messageToSign).toBe(
+      challengeText({
+        origin: testOrigins.fallback,
+        wallet: wallet.address,
+        statement: freeStatement,
+        intentId: intent.intentId,
+        issuedAt: t0,
+        expiresAt: new Date(t0.getTime() + 15 * minuteMs),
+      }),
+    );
     expect(await claim(intent, wallet)).toMatchObject({ ok: true, value: { status: "ISSUED", tier: "FREE" } });
   });
 
@@ -238,15 +246,19 @@ describe("createFreeKeyService: claims", () => {
     }
   });
 
-  test("error: a claimed challenge replayed (same signature or a new one) is FREE_KEY_EXISTS", async () => {
-    const wallet = freshWallet();
+  test("error: a claimed challenge replayed is FREE_KEY_EXISTS, with the same signature or a new one, after its expiry, or signed by another wallet", async () => {
+    const [wallet, other] = [freshWallet(), freshWallet()];
     const intent = await challengeFor(wallet);
     clock.set(new Date(t0.getTime() + minuteMs));
     const signature = await wallet.signMessage({ message: intent.messageToSign });
     expect(await service().claim({ intentId: intent.intentId, signature })).toMatchObject({ ok: true });
     expect(await service().claim({ intentId: intent.intentId, signature })).toEqual(freeKeyExists);
     expect(await claim(intent, wallet, { at: new Date(t0.getTime() + 2 * minuteMs) })).toEqual(freeKeyExists);
+    // Being consumed is the first thing a claim is told: before the expiry and the signer are looked at.
+    expect(await claim(intent, wallet, { at: new Date(t0.getTime() + dayMs) })).toEqual(freeKeyExists);
+    expect(await claim(intent, other)).toEqual(freeKeyExists);
     expect(await keysOf(wallet)).toHaveLength(1);
+    expect(await keysOf(other)).toEqual([]);
   });
 
   test("behavior: two claims of one challenge racing: one key, the other FREE_KEY_EXISTS", async () => {

@@ -272,7 +272,7 @@ describe("createRecoveryService: claims", () => {
     expect((await counters("production")).KEY_RECOVERED).toBe((liveBefore.KEY_RECOVERED ?? 0) + 1);
   });
 
-  test("error: a claimed challenge is RECOVERY_CHALLENGE_CONSUMED, and the secret it issued stands", async () => {
+  test("error: a claimed challenge is RECOVERY_CHALLENGE_CONSUMED (even past its expiry), and the secret it issued stands", async () => {
     const wallet = freshWallet();
     const { row: target } = await keyOf(wallet, "GROWTH");
     const intent = await challengeFor(wallet);
@@ -280,11 +280,14 @@ describe("createRecoveryService: claims", () => {
     if (!first.ok) throw new Error(first.code);
     const after = await storedKey(target.id);
     onKeyChanged.mockClear();
-    expect(await claim(intent, wallet, { at: new Date(t0.getTime() + 2 * minuteMs) })).toEqual({
+    const consumed = {
       ok: false,
       code: "RECOVERY_CHALLENGE_CONSUMED",
       message: "this recovery challenge was already used; request a new one",
-    });
+    };
+    expect(await claim(intent, wallet, { at: new Date(t0.getTime() + 2 * minuteMs) })).toEqual(consumed);
+    // Told before the expiry is looked at.
+    expect(await claim(intent, wallet, { at: new Date(t0.getTime() + dayMs) })).toEqual(consumed);
     expect(await storedKey(target.id)).toEqual(after);
     expect(onKeyChanged).not.toHaveBeenCalled();
     expect(await keys().authenticate(first.value.apiKey as string)).toMatchObject({ ok: true });
