@@ -38,6 +38,19 @@
  * keys, the real key hasher, a set clock, a local EOA wallet check (and the real verifier with no
  * provider), and decidePayment applied to recorded reads. The devnet test still covers its wiring.
  *
+ * Included with their fast tests on an in-memory PGlite store, with real signatures by anvil's keys, the
+ * real key hasher, a set clock and a local EOA wallet check (test/support/keyClaims.ts):
+ * api/keys/createFreeKeyService.ts (test/unit/freeKeyService.test.ts: the challenge and its row, one free
+ * key per wallet even once revoked, signer, replay, races, expiry to the millisecond, origin and chain, the
+ * cap on open intents, the purge, the counters), api/keys/createRecoveryService.ts
+ * (test/unit/recoveryService.test.ts: a known and an unknown wallet's challenges compared whole and row by
+ * row, the target (the unrevoked paid key expiring last, or the one a txHash paid for), the new secret
+ * keeping tier and expiry and the old one refused, consumed, expired, wrong signer, decoy, changed target),
+ * api/keys/createKeyService.ts (test/unit/keyService.test.ts: authentication by keyed hash, expiry,
+ * KeySelf and the rates in force, revocation seen at once, recorded and counted once, never recovered), and
+ * api/keys/challenges.ts, which these and the purchase service share. The devnet tests
+ * (test/access/freeKey.test.ts, purchase.test.ts, intentLimits.test.ts) still cover the routes' wiring.
+ *
  * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
  *
@@ -129,6 +142,10 @@
  *   (the wei amount and the `eth` offer are null either way).
  * - createPurchaseService.ts `quote && amountWei !== null` -> `quote || amountWei !== null` and `quote && true`:
  *   amountWei is null exactly when there is no quote; `amountWei !== null` only narrows its type for TypeScript.
+ * - createRecoveryService.ts `targetKeyId === null || targetSecretVersion === null` (three mutants: `&&`,
+ *   `false || ...`, `... || false`): a recovery challenge stores its target's id and secret version together
+ *   (both from one key row, where the version is NOT NULL) or neither (a decoy), so either test alone
+ *   decides; the second only narrows the version's type for TypeScript.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)
@@ -176,5 +193,9 @@ export default {
     "api/payments/decidePayment.ts",
     "api/keys/createPurchaseService.ts",
     "src/isWhaleTransfer.ts",
+    "api/keys/challenges.ts",
+    "api/keys/createFreeKeyService.ts",
+    "api/keys/createRecoveryService.ts",
+    "api/keys/createKeyService.ts",
   ],
 };
