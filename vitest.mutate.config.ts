@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ["test/unit/**/*.test.ts", "test/access/clientAddressKey.test.ts"],
     testTimeout: 10_000,
+    // A store's setup (PGlite and the migrations) took over 10 s once on a loaded machine.
+    hookTimeout: 60_000,
     pool: "forks",
   },
 });

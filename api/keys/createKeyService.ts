@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import type { CreditService } from "../access/createCreditService";
 import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
-import { type KeyInfo, revokeKey } from "../store/keyQueries";
+import { findKeyById, type KeyInfo, revokeKey } from "../store/keyQueries";
 import { apiKeyPattern, type KeyEnvironment } from "./apiKeyFormat";
 import type { KeyCache } from "./createKeyCache";
 import type { KeyHasher } from "./createKeyHasher";
@@ -59,7 +59,8 @@ export function createKeyService({ db, hash, cache, credits, clock, rates, envir
       const revoked = await db.transaction(async (tx) => {
         const row = await revokeKey(tx, key.id, now);
         if (row) await countDaily(tx, "KEY_REVOKED", utcDay(now), counterBucketOf(environment));
-        return row;
+        // Revoked already (a racing call): the answer names the time the store kept.
+        return row ?? (await findKeyById(tx, key.id));
       });
       cache.invalidate();
       const revokedAt = (revoked?.revokedAt ?? now).toISOString();

@@ -13,6 +13,12 @@ export async function findKeyBySecretHash(db: AppDb, secretHash: string): Promis
   return row;
 }
 
+/** The key with id `keyId`, revoked or not. */
+export async function findKeyById(db: AppDb, keyId: string): Promise<KeyRecord | undefined> {
+  const [row] = await db.select().from(apiKey).where(eq(apiKey.id, keyId)).limit(1);
+  return row;
+}
+
 /** Inserts a key; undefined when a unique rule refused it (a second free key for the wallet). */
 export async function insertKey(db: AppDb, key: NewKey): Promise<KeyRecord | undefined> {
   const [row] = await db.insert(apiKey).values(key).onConflictDoNothing().returning();

@@ -169,7 +169,7 @@ describe("createKeyService: revoke", () => {
     expect((await counters()).KEY_REVOKED).toBe((before.KEY_REVOKED ?? 0) + 1);
   });
 
-  test("behavior: revocation is permanent and recorded once: a second revocation keeps the first time and counts nothing", async () => {
+  test("behavior: revocation is permanent and recorded once: a second revocation keeps and answers the first time, and counts nothing", async () => {
     const { info, raw } = await keyOf("FREE");
     const keys = service();
     const first = new Date(t0.getTime() + minuteMs);
@@ -177,7 +177,7 @@ describe("createKeyService: revoke", () => {
     await keys.revoke(info);
     const before = await counters();
     clock.set(t0.getTime() + 10 * minuteMs);
-    expect(await keys.revoke(info)).toMatchObject({ status: "REVOKED" });
+    expect(await keys.revoke(info)).toMatchObject({ status: "REVOKED", revokedAt: first.toISOString() });
     expect(await storedKey(info.id)).toMatchObject({ revokedAt: first });
     expect(await counters()).toEqual(before);
     clock.set(t0.getTime() + 400 * dayMs);
