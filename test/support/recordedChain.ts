@@ -5,7 +5,7 @@ import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
 import type { RpcProvider } from "../../api/chain/providers";
 
 /** A block as eth_getBlockByNumber answers it (without transactions): the fields the reads use. */
-export type RecordedBlock = { number: Hex; hash: Hex; timestamp: Hex };
+export type RecordedBlock = { number: Hex; hash: Hex; timestamp: Hex; baseFeePerGas: Hex };
 
 /** A mined transaction and its receipt, as anvil answers eth_getTransactionByHash and eth_getTransactionReceipt. */
 export type RecordedTransaction = { transaction: Record<string, unknown>; receipt: Record<string, unknown> | null };
@@ -19,12 +19,17 @@ export type RecordedRequest = { method: string; params: unknown[] };
  * the chain modules read as they read Base, with no node behind it. `down` answers HTTP 503.
  */
 export type RecordedChain = {
+  url: string;
   provider(name: string, trusted: boolean): RpcProvider;
   head: number;
   blocks: Map<number, RecordedBlock>;
   transactions: Map<Hex, RecordedTransaction>;
   /** Answers of eth_call by `${to ?? "deployless"}:${data}` (lowercase); an absent one is a JSON-RPC error. */
   calls: Map<string, Hex>;
+  /** ETH balances (eth_getBalance, at any block) by lowercase address; absent: 0. */
+  balances: Map<string, bigint>;
+  /** What eth_maxPriorityFeePerGas answers. */
+  maxPriorityFeePerGas: bigint;
   /** What eth_getLogs answers (whatever its filter); null: a JSON-RPC error. */
   logs: Record<string, unknown>[] | null;
   down: boolean;
@@ -40,20 +45,27 @@ export const recordedBlock = (number: number, genesis: number, fork = ""): Recor
   number: numberToHex(number),
   hash: blockHashOf(number, fork),
   timestamp: numberToHex(genesis + 2 * number),
+  baseFeePerGas: numberToHex(5_000_000n),
 });
 
 /** Starts a recorded chain whose head and blocks 0..`head` exist (from `genesis`). */
 export async function startRecordedChain(head: number, genesis: number): Promise<RecordedChain> {
-  const chain: Omit<RecordedChain, "provider" | "stop"> = {
+  const chain: Omit<RecordedChain, "provider" | "url" | "stop"> = {
     head,
     blocks: new Map(Array.from({ length: head + 1 }, (_, n) => [n, recordedBlock(n, genesis)])),
     transactions: new Map(),
     calls: new Map(),
+    balances: new Map(),
+    maxPriorityFeePerGas: 1_000_000n,
     logs: [],
     down: false,
     requests: [],
   };
   const answer = ({ method, params }: RecordedRequest): { result: unknown } | { error: { code: number; message: string } } => {
+    if (method === "eth_blockNumber") return { result: numberToHex(chain.head) };
+    if (method === "eth_chainId") return { result: numberToHex(8453) };
+    if (method === "eth_getBalance") return { result: numberToHex(chain.balances.get((params[0] as string).toLowerCase()) ?? 0n) };
+    if (method === "eth_maxPriorityFeePerGas") return { result: numberToHex(chain.maxPriorityFeePerGas) };
     if (method === "eth_getBlockByNumber") {
       const tag = params[0] as string;
       return { result: chain.blocks.get(tag === "latest" ? chain.head : Number.parseInt(tag, 16)) ?? null };
@@ -79,15 +91,19 @@ export async function startRecordedChain(head: number, genesis: number): Promise
         res.writeHead(503).end();
         return;
       }
-      const requests = JSON.parse(body) as (RecordedRequest & { id: number })[];
+      // viem sends one request as an object, the chain modules a batch as an array.
+      const parsed = JSON.parse(body) as (RecordedRequest & { id: number }) | (RecordedRequest & { id: number })[];
+      const requests = Array.isArray(parsed) ? parsed : [parsed];
       chain.requests.push(...requests.map(({ method, params }) => ({ method, params })));
+      const answers = requests.map((r) => ({ jsonrpc: "2.0", id: r.id, ...answer(r) }));
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(requests.map((r) => ({ jsonrpc: "2.0", id: r.id, ...answer(r) }))));
+      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
     });
   });
   await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(chain, {
+    url,
     provider: (name: string, trusted: boolean) => ({ name, url, trusted }),
     stop: () =>
       new Promise<void>((stopped) => {

@@ -13,8 +13,8 @@ import { findX402Payment } from "../../api/store/x402PaymentQueries";
 import type { SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import { createX402Service, type X402Service } from "../../api/x402/createX402Service";
 import { createX402Signer } from "../../api/x402/createX402Signer";
-import { payPerCall } from "../../api/x402/payPerCall";
 import { paymentId } from "../../api/x402/paymentId";
+import { payPerCall } from "../../api/x402/payPerCall";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { authorizationOf, type RecordedFacilitator, recordedFacilitator, txHashOf } from "../support/recordedFacilitator";
@@ -117,7 +117,8 @@ describe("payPerCall", () => {
 
   test("no facilitator to offer payment: 503 PAYMENT_FACILITATOR_UNAVAILABLE, without a challenge", async () => {
     facilitator.answerSupported = () => Promise.reject(new FacilitatorUnavailableError("down"));
-    for (const headers of [{}, { "payment-signature": (await payment()).header }]) {
+    const paying: Record<string, string> = { "payment-signature": (await payment()).header };
+    for (const headers of [{}, paying]) {
       const res = await send(headers);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error: "PAYMENT_FACILITATOR_UNAVAILABLE", retryable: true });

@@ -5,7 +5,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import { type ConfirmSettlement, evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { chainResolution, type PendingSettlement } from "../../api/x402/resolvePendingSettlement";
 import { baseUsdc } from "../../base/baseChain";
-import { type RecordedChain, settlementTransaction, startRecordedChain } from "../support/recordedChain";
+import { type RecordedChain, recordedBlock, settlementTransaction, startRecordedChain } from "../support/recordedChain";
 import { txHashOf } from "../support/recordedFacilitator";
 
 // Anvil's well-known accounts: the payer, the payee, and the facilitator's gas key that sends the settlement.
@@ -47,10 +47,9 @@ beforeEach(() => {
 /** Records the settlement that used the authorization, mined at block 1,490, and its AuthorizationUsed log; its hash. */
 function used(label: string, value = 20_000n, on = primary): Hex {
   const hash = txHashOf(label);
-  const block = { number: numberToHex(1_490), hash: on.blocks.get(1_490)?.hash as Hex, timestamp: numberToHex(genesis + 2_980) };
   const mined = settlementTransaction({
     hash,
-    block,
+    block: recordedBlock(1_490, genesis),
     facilitator: gasKey,
     token: baseUsdc,
     authorizer: payer,
