@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import type { Failure, Result } from "../../api/errors";
 import { routes } from "../../api/routes/routeTable";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import { StoreNotReadyError } from "../../api/store/isStoreUnavailable";
 import { claimX402Payment, findX402Payment, recordX402Settlement, type X402PaymentRow } from "../../api/store/x402PaymentQueries";
 import type { ConfirmSettlement, ExpectedTransfer, SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import {
@@ -25,12 +26,14 @@ import {
   type PaidRoute,
 } from "../../api/x402/createX402Service";
 import {
+  bodySha256,
   createX402Signer,
   paidAnswerDomain,
   paidAnswerMessage,
   paidAnswerTypes,
   type SignedPaidAnswer,
 } from "../../api/x402/createX402Signer";
+import { discoveryExamples } from "../../api/x402/discovery/discoveryExamples";
 import type { PaidAnswer } from "../../api/x402/paidAnswer";
 import { paidRequestHash } from "../../api/x402/paidRequestHash";
 import { paymentId } from "../../api/x402/paymentId";
@@ -204,6 +207,7 @@ async function paidFor(x402 = service(), options: Parameters<typeof payment>[0] 
 
 describe("offers and challenges", () => {
   test("the challenge names the resource, our terms, optional payment ids, and an offer signed by our key", async () => {
+    const signedAt = Date.now();
     const challenge = await service().challenge(route, resource);
     if (!challenge.ok) throw new Error(challenge.message);
     expect(challenge.value).toMatchObject({
@@ -213,11 +217,19 @@ describe("offers and challenges", () => {
       accepts: [ours],
     });
     expect(challenge.value.extensions?.[PAYMENT_IDENTIFIER]).toMatchObject({ info: { required: false } });
-    expect(challenge.value.extensions?.bazaar).toBeDefined();
+    // Discovery names the method, the route's template and this request's parameters.
+    expect(challenge.value.extensions?.bazaar).toMatchObject({
+      routeTemplate: "/v1/audit/:address",
+      info: { input: { method: "GET", pathParams: { address: target } } },
+    });
     const [offer] = extractOffersFromPaymentRequired(challenge.value);
     const verified = await verifyOfferSignatureEIP712(offer as EIP712SignedOffer);
     expect(verified.signer).toBe(privateKeyToAccount(signingKey).address);
     expect(verified.payload).toMatchObject({ resourceUrl: resource.url, network: baseNetwork, asset: baseUsdc, payTo, amount: "20000" });
+    // Valid for five minutes from its signing.
+    const { validUntil } = verified.payload as { validUntil: number };
+    expect(validUntil - Math.floor(signedAt / 1000)).toBeGreaterThanOrEqual(300);
+    expect(validUntil - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(300);
   });
 
   test("without a signer nothing is signed: no offer in the challenge, no receipt in PAYMENT-RESPONSE", async () => {
@@ -241,6 +253,10 @@ describe("offers and challenges", () => {
     if (!offer.ok) throw new Error(offer.message);
     expect(offer.value.requirements).toEqual(ours);
     expect(Object.keys(offer.value.extensions).sort()).toEqual(["bazaar", OFFER_RECEIPT, PAYMENT_IDENTIFIER].sort());
+    expect(offer.value.extensions.bazaar).toMatchObject({
+      routeTemplate: "/v1/audit/:address",
+      info: { input: { method: "GET", pathParams: discoveryExamples[route.name]?.pathParams } },
+    });
     expect(x402.facilitator).toBe(facilitator);
     expect(x402.signer?.address).toBe(privateKeyToAccount(signingKey).address);
   });
@@ -392,6 +408,12 @@ describe("admission", () => {
     expect(verifies()).toBe(before);
   });
 
+  test("a store that could not be opened: the admission fails as the store's (a 503), before any claim", async () => {
+    const storeReady = Promise.reject(new Error("migrations failed"));
+    storeReady.catch(() => undefined);
+    await expect(service({ storeReady }).admit(route, resource, (await payment()).header)).rejects.toBeInstanceOf(StoreNotReadyError);
+  });
+
   test("concurrent copies of one payment: one claim, the others refused as in progress", async () => {
     const x402 = service();
     const p = await payment();
@@ -403,6 +425,14 @@ describe("admission", () => {
 });
 
 describe("payment-identifier ids", () => {
+  test("two payments under one id at once: one is claimed, the other is told it is pending", async () => {
+    const x402 = service();
+    const [a, b] = await Promise.all([payment({ id: "pay_two_at_once_0001" }), payment({ id: "pay_two_at_once_0001" })]);
+    const results = await Promise.all([x402.admit(route, resource, a.header), x402.admit(route, resource, b.header)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.find((r) => !r.ok)).toEqual(pendingRefusal("payment_in_progress"));
+  });
+
   test("a retry under the same id (a new signature) for the same request is served the kept answer, after its signature is verified", async () => {
     const x402 = service();
     const first = await paidFor(x402, { id: "pay_retry_same_request" });
@@ -519,6 +549,7 @@ describe("settlement", () => {
       payTo,
       amount: "20000",
       transaction: tx,
+      bodySha256: bodySha256(answer.body),
       observationBlock: "24410400",
     });
     const message = paidAnswerMessage(paidAnswer.payload);
@@ -613,9 +644,12 @@ describe("settlement", () => {
   });
 
   test("the facilitator's success without a transaction hash is not believed: PENDING, nothing to confirm", async () => {
-    const { outcome, row } = await settledWith(() => ({ success: true, transaction: "0x1234", network: baseNetwork, payer }));
-    expect(outcome.refusal).toEqual(pendingRefusal("settlement_unconfirmed"));
-    expect(row).toMatchObject({ status: "PENDING", reason: "settlement_unconfirmed", txHash: null });
+    const hash = txHashOf("not quite a hash");
+    for (const transaction of ["0x1234", `${hash}00`, `0${hash}`]) {
+      const { outcome, row } = await settledWith(() => ({ success: true, transaction, network: baseNetwork, payer }));
+      expect(outcome.refusal, transaction).toEqual(pendingRefusal("settlement_unconfirmed"));
+      expect(row, transaction).toMatchObject({ status: "PENDING", reason: "settlement_unconfirmed", txHash: null });
+    }
     expect(confirmed).toEqual([]);
   });
 
@@ -659,6 +693,28 @@ describe("settlement", () => {
     expect(await rowOf(p.id)).toMatchObject({ status: "CLAIMED", claimedAt: new Date(0) });
     expect(logs).toEqual([`[x402] payment ${p.id}: its claim was taken over as stale; this settlement (SETTLED) is not recorded`]);
   });
+});
+
+test("a settlement the store cannot record is tried three times, then logged; the answer is still served", async () => {
+  const closed = await closedDb();
+  let updates = 0;
+  // Only updates fail: the record of a settlement is the one update a settlement makes.
+  const db = new Proxy(store.db, {
+    get: (live, key) => {
+      if (key !== "update") return Reflect.get(live, key);
+      updates++;
+      return closed.update.bind(closed);
+    },
+  });
+  const x402 = service({ db });
+  const p = await payment();
+  const paid = admitted(await x402.admit(route, resource, p.header));
+  updates = 0;
+  logs.length = 0;
+  expect((await x402.settle(paid, answer)).refusal).toBeNull();
+  expect(updates).toBe(3);
+  expect(logs).toEqual([`[x402] the settlement of payment ${p.id} (SETTLED) could not be recorded`]);
+  expect(await rowOf(p.id)).toMatchObject({ status: "CLAIMED" });
 });
 
 describe("release", () => {
@@ -777,6 +833,14 @@ describe("pending settlements, resolved from the chain on retry", () => {
     expect(await claimX402Payment(store.db, claim)).toBe(true);
     await recordX402Settlement(store.db, claim, { status: "PENDING", txHash: null, reason: null, settledAt: t0, answer: "{}" });
     expect(await x402.admit(route, resource, p.header)).toEqual(pendingRefusal("settlement_pending"));
+    // One of the two is not enough either.
+    for (const part of [{ nonce: p.authorization.nonce }, { validBefore: BigInt(p.authorization.validBefore) }]) {
+      const q = await payment();
+      const partial = { ...claim, id: q.id, ...part };
+      expect(await claimX402Payment(store.db, partial)).toBe(true);
+      await recordX402Settlement(store.db, partial, { status: "PENDING", txHash: null, reason: null, settledAt: t0, answer: "{}" });
+      expect(await x402.admit(route, resource, q.header), Object.keys(part).join()).toEqual(pendingRefusal("settlement_pending"));
+    }
     expect(resolved).toEqual([]);
   });
 });
