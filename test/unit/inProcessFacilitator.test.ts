@@ -60,6 +60,9 @@ describe("createInProcessFacilitator (what needs no settlement on a chain)", () 
     chain.balances.set(gasAddress.toLowerCase(), funded - 1n);
     expect(await facilitatorOn(chain.url).readiness()).toEqual({ ready: false, reason: "GAS_KEY_UNFUNDED" });
     expect(await facilitatorOn(unreachable).readiness()).toEqual({ ready: false, reason: "RPC_UNREACHABLE" });
+    // Later URLs are fallbacks: read when the first cannot be.
+    const fallingBack = createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [unreachable, chain.url], network: baseNetwork });
+    expect(await fallingBack.readiness()).toEqual({ ready: false, reason: "GAS_KEY_UNFUNDED" });
   });
 
   test("a payment x402's checks throw on is refused while the chain answers, and unavailable while it does not", async () => {

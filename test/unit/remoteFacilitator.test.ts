@@ -136,7 +136,11 @@ describe("createRemoteFacilitator", () => {
       replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [other] } });
       expect(await remote().readiness(), JSON.stringify(other)).toEqual({ ready: false, reason: "FACILITATOR_DOES_NOT_SETTLE_BASE_USDC" });
     }
+    // One kind it settles among others is enough.
+    replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [{ ...kind, x402Version: 1 }, kind] } });
+    expect(await remote().readiness()).toEqual({ ready: true });
     // Reused: the first probe's answer stands.
+    replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [] } });
     expect(await ready.readiness()).toEqual({ ready: true });
     replies.set("/supported", "HANG");
     expect(await remote().readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
