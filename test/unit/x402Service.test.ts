@@ -245,6 +245,7 @@ describe("offers and challenges", () => {
       network: baseNetwork,
       payer,
     });
+    expect(logs).toEqual([]);
   });
 
   test("offerOf: the route's terms and its extensions at the discovery example's path", async () => {
@@ -405,6 +406,14 @@ describe("admission", () => {
       const refused = refusal(await x402.admit(route, resource, p.header));
       expect(refused, reason).toMatchObject({ code: "PAYMENT_INVALID", details: { reason } });
     }
+    // Only a claim grows stale: a settled or failed payment is refused however long ago it was claimed.
+    clockAt += 3_600_000;
+    for (const [p, reason] of [
+      [settled, "payment_already_settled"],
+      [failed, "payment_already_failed"],
+    ] as const) {
+      expect(refusal(await x402.admit(route, resource, p.header)), reason).toMatchObject({ code: "PAYMENT_INVALID", details: { reason } });
+    }
     expect(verifies()).toBe(before);
   });
 
@@ -443,6 +452,9 @@ describe("payment-identifier ids", () => {
       answer,
       paymentResponse: first.outcome.paymentResponse,
     });
+    expect(verifies()).toBe(before + 1);
+    // The first payment itself again: its signature was verified when it was claimed.
+    expect(replayed(await x402.admit(route, resource, first.header)).paymentResponse).toBe(first.outcome.paymentResponse);
     expect(verifies()).toBe(before + 1);
     expect(settles()).toBe(1);
     // Its own authorization was never claimed: it is still the payer's.
@@ -489,9 +501,30 @@ describe("payment-identifier ids", () => {
   });
 
   test("a retry waits for the payment in progress and is served its answer once it settles", async () => {
-    const x402 = service({ retryWaitMs: 60_000 });
+    // The first request settles only once the retry has read the claim in progress (its first read after its verification).
+    let retryVerified = false;
+    let retryRead = () => {};
+    const retryReading = new Promise<void>((read) => {
+      retryRead = read;
+    });
+    const db = new Proxy(store.db, {
+      get: (live, key) => {
+        if (key === "select" && retryVerified) retryRead();
+        return Reflect.get(live, key);
+      },
+    });
+    const x402 = service({ db, retryWaitMs: 60_000 });
     const first = await payment({ id: "pay_retry_waits_for_it" });
     const paid = admitted(await x402.admit(route, resource, first.header));
+    facilitator.answerVerify = (payload) => {
+      retryVerified = true;
+      return facilitatorAnswers.valid(authorizationOf(payload).from);
+    };
+    const settled = facilitator.answerSettle;
+    facilitator.answerSettle = async (payload, requirements) => {
+      await retryReading;
+      return settled(payload, requirements);
+    };
     const retry = x402.admit(route, resource, (await payment({ id: "pay_retry_waits_for_it" })).header);
     const { paymentResponse } = await x402.settle(paid, answer);
     expect(replayed(await retry)).toEqual({ kind: "REPLAY", answer, paymentResponse });
