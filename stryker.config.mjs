@@ -54,10 +54,21 @@
  * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
  *
- * To add: api/x402/createX402Service.ts, api/x402/payPerCall.ts, api/x402/confirmSettlement.ts and the two
- * facilitators. Their tests run on the devnet (test/x402/: the official client paying, settlements read
- * back at evidence grade): verifying and settling need a chain holding the USDC contract, which the fast
- * config does not start.
+ * Included with their fast tests: the x402 payment code. api/x402/createX402Service.ts (test/unit/x402Service.test.ts:
+ * terms, payment-identifier ids, claims and their fence, settlement records, release, pending settlements and stale
+ * claims resolved on retry, retention) and api/x402/payPerCall.ts (test/unit/payPerCall.test.ts: the Hono side over
+ * the real service), with api/store/x402PaymentQueries.ts under them, on an in-memory PGlite store, real EIP-3009
+ * signatures by anvil's keys, a set clock, and test/support/recordedFacilitator.ts: a facilitator answering in the
+ * shapes the in-process one gives (its getSupported as printed, verify and settle as @x402/evm builds them and
+ * test/x402/ observes them); the chain's verdicts (confirmSettlement, resolvePending) are given to the service as the
+ * functions they are. api/x402/confirmSettlement.ts and api/x402/resolvePendingSettlement.ts
+ * (test/unit/confirmSettlement.test.ts, test/unit/resolvePendingSettlement.test.ts) read a recorded chain served over
+ * JSON-RPC on a loopback port (test/support/recordedChain.ts: blocks, transactions and receipts, eth_call answers and
+ * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/unit/remoteFacilitator.test.ts) talks to a
+ * loopback HTTP facilitator; api/x402/createInProcessFacilitator.ts (test/unit/inProcessFacilitator.test.ts) is tested
+ * where no settlement is mined: what it supports, its readiness, refusals, the chain down. Its broadcast watcher (a
+ * broadcast whose answer is lost is pending, never failed) needs a chain that verifies and mines a
+ * transferWithAuthorization: test/x402/agents.test.ts covers it on the devnet (drop-broadcast-answer).
  *
  * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
  * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,
@@ -146,6 +157,53 @@
  *   `false || ...`, `... || false`): a recovery challenge stores its target's id and secret version together
  *   (both from one key row, where the version is NOT NULL) or neither (a decoy), so either test alone
  *   decides; the second only narrows the version's type for TypeScript.
+ * - createX402Service.ts, how long a retry waits between reads and a record between attempts: `pause` ->
+ *   `() => undefined`, its length `row.status === "PENDING" || stale ? 1_000 : 100` (six mutants), the record's
+ *   `if (attempt < 3) await pause(500 * attempt)` (`true`, `false`, `<= 3`, `>= 3`, `500 / attempt`, the catch
+ *   emptied), `Date.now() >= deadline` -> `>` and forgetting's `< 60_000` -> `<=`: the reads, attempts and answers
+ *   are the same, only sooner or later. Unobserved: `retryWaitMs ?? 15_000` -> `&&` (the tests give retryWaitMs:
+ *   0 stays 0, a long one becomes 15 s, and a retry that is answered meanwhile does not wait that long); the default
+ *   log's `console.warn` -> nothing (the tests pass `log`).
+ * - createX402Service.ts `if (!requirements)` -> `true` and `requirementsByRoute.set(...)` removed: the terms are then
+ *   rebuilt on each request from the same supported kinds (x402's initialization is still shared): the same terms.
+ * - createX402Service.ts the offer-receipt declaration `{ includeTxHash: true, offerValiditySeconds: 300 }` -> `{}` and
+ *   `includeTxHash: false`: our receipts are issued by paymentResponseOf, always with the transaction (x402's own
+ *   receipt enrichment is not used: settlePayment is given no declared extensions), and an offer's validity defaults
+ *   to the terms' maxTimeoutSeconds, which is 300; transportOf's `getUrl`/`getMethod` -> `() => undefined` and
+ *   `toLowerCase()` (no coverage): no registered extension reads them in our calls (the offers take the challenge's
+ *   resource URL, discovery the method and the path).
+ * - createX402Service.ts `receipt.format === "eip712"` -> `true`: createX402Signer's issuer is EIP-712 only.
+ * - createX402Service.ts `answer?.success && row.paymentResponse` -> `||`: a SETTLED row is written with both its answer
+ *   and its PAYMENT-RESPONSE, and retention forgets both together.
+ * - createX402Service.ts resolveFromChain's `{ status: "PENDING" }` -> `{}` / `{ status: "" }` (twice each): a resolution
+ *   that is neither SETTLED nor FAILED is pending to its caller.
+ * - createX402Service.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
+ * - createX402Service.ts `known.status === "SETTLED" && known.reason === recoveredClaim` -> `true && ...`: only a
+ *   settlement recorded for a recovered claim carries that reason.
+ * - createX402Service.ts the lost claim's `?.status ?? "CLAIMED"` (`&&`, `.status`, `?? ""` no coverage): unobserved; the
+ *   winner holds its claim while the loser reads it, and only a winner that gave its payment back in between leaves no
+ *   row (a race the tests cannot order); `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and
+ *   `outcome.reason ?? "settlement_failed"` -> `""` (no coverage): a FAILED row and a failed outcome always carry a
+ *   reason, a PENDING row always keeps its answer.
+ * - payPerCall.ts `c.error || c.res.status < 200 ||` (three mutants: `false ||` for both, `c.error && ...`,
+ *   `|| false ||`): a handler that throws is answered by the app's error handler, never with a 2xx, so
+ *   `status >= 300` alone gives its payment back; a Response's status is 200-599.
+ * - confirmSettlement.ts the pause before a read again, `attempt > 1` (`true`, `false`, `>= 1`, `<= 1`): it only
+ *   spaces the reads; the verdict after `attempts` reads is the same.
+ * - resolvePendingSettlement.ts `|| block.blockNumber === null` (`if (false)`, `&&`, `|| false`): an evidence-grade
+ *   block is pinned, so it has a number, and readAtEvidenceGrade answers every read at a block that is not evidence
+ *   grade as failed, so the state read returns PENDING anyway; `kind: "call"` -> `""` (twice): createPinnedReader
+ *   sends every read that is not `code` or `storage` as an eth_call; `state?.ok`, `timestamp?.ok` and `outcome?.ok`
+ *   -> `.ok`: readAtEvidenceGrade and rpcBatch answer one outcome per request, so the element exists.
+ * - createInProcessFacilitator.ts, not equivalent but unobserved without a chain that verifies and mines a
+ *   transferWithAuthorization (23 mutants, 14 of them uncovered): the broadcast watcher (a broadcast whose answer is
+ *   lost noted as pending: `if (!result.success && !result.transaction && watch.hash)`, its answer, `unanswered`'s
+ *   set, get and delete, `if (lost)`, the settle inside `unansweredBroadcasts.run`) and the viem set-up it settles
+ *   through (`{ retryCount: 0 }` for sends, `{ nonceManager }`, the chain definition, `{ confirmationTimeoutMs }`).
+ *   x402's verify reads the token, the payer's code and a simulation before any broadcast, which the recorded chain
+ *   does not answer; test/x402/ covers them on the devnet (agents.test.ts drops a broadcast's answer, payPerCall.test.ts
+ *   settles 20 payments at once from one key). Equivalent: `rpcUrls.length === 1 ?` -> `false` (a fallback over one
+ *   transport answers as that transport) and chainReachable's `() => false` -> `() => undefined` (both falsy).
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)
@@ -197,5 +255,12 @@ export default {
     "api/keys/createFreeKeyService.ts",
     "api/keys/createRecoveryService.ts",
     "api/keys/createKeyService.ts",
+    "api/x402/createX402Service.ts",
+    "api/x402/payPerCall.ts",
+    "api/x402/confirmSettlement.ts",
+    "api/x402/resolvePendingSettlement.ts",
+    "api/x402/createRemoteFacilitator.ts",
+    "api/x402/createInProcessFacilitator.ts",
+    "api/store/x402PaymentQueries.ts",
   ],
 };
