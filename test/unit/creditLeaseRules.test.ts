@@ -1,9 +1,9 @@
 import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { type CreditLeases, createCreditLeases, leaseIdleMs } from "../../api/access/createCreditLeases";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { readCreditUsage, type SpendCreditsParameters, spendCredits } from "../../api/store/creditQueries";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
 /**
  * The lease rules one by one, on createCreditLeases itself: an injected lease clock and fake timers
@@ -14,14 +14,12 @@ import { readCreditUsage, type SpendCreditsParameters, spendCredits } from "../.
 
 const allowance = 10_000;
 const day = 20_500;
-let store: AppStore;
+const store = inMemoryAppStore();
 let clockMs = 0;
 let serial = 0;
 const client = () => (store.db as unknown as { $client: PGlite }).$client;
 
 beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
   // Every write statement on credit_usage, refused conditional writes included (a statement trigger
   // fires whether or not a row changes; an upsert fires both INSERT and UPDATE).
   await client().exec(`CREATE TABLE app.credit_write_log (op text NOT NULL);
@@ -29,9 +27,6 @@ beforeAll(async () => {
       BEGIN INSERT INTO app.credit_write_log VALUES (TG_OP); RETURN NULL; END $$;
     CREATE TRIGGER credit_usage_write_log AFTER INSERT OR UPDATE ON app.credit_usage
       FOR EACH STATEMENT EXECUTE FUNCTION app.log_credit_write();`);
-});
-afterAll(async () => {
-  await store?.close();
 });
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { leaseIdleMs } from "../../api/access/createCreditLeases";
 import { type CreditService, createCreditService, spendableNow } from "../../api/access/createCreditService";
 import type { Tier } from "../../api/keys/planCatalogue";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { readCreditUsage } from "../../api/store/creditQueries";
 import { insertKey, type KeyInfo } from "../../api/store/keyQueries";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
 const dayMs = 86_400_000;
 const anchor = new Date("2026-03-10T15:20:30.250Z");
 
-let store: AppStore;
+const store = inMemoryAppStore();
 let clockAt = anchor.getTime();
 const clock = () => new Date(clockAt);
 let serial = 0;
-
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
 
 /** A fresh key of `tier` issued at `anchor` with `used` credits already spent this cycle. */
 async function newKey(tier: Tier, used = 0): Promise<KeyInfo> {

@@ -1,30 +1,25 @@
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { AccessEnv } from "../../api/access/AccessOptions";
 import { chargeCredits } from "../../api/access/chargeCredits";
 import { type CreditService, createCreditService, spendableNow } from "../../api/access/createCreditService";
 import { handleError } from "../../api/http/errorHandling";
 import type { Tier } from "../../api/keys/planCatalogue";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { insertKey, type KeyInfo } from "../../api/store/keyQueries";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
 const dayMs = 86_400_000;
 /** Issuance of every test key: mid-afternoon UTC, with milliseconds. */
 const anchor = new Date("2026-03-10T15:20:30.250Z");
 
-let store: AppStore;
+const store = inMemoryAppStore();
 let clockAt = anchor.getTime();
 const clock = () => new Date(clockAt);
 let credits: CreditService;
 let serial = 0;
 
 beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
   credits = createCreditService({ db: store.db, clock });
-});
-afterAll(async () => {
-  await store?.close();
 });
 
 /** A fresh key of `tier` issued at `anchor`, its clock set to `at`. */

@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { createSiweMessage } from "viem/siwe";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { issueChallenge } from "../../api/keys/challenges";
 import { type CreateFreeKeyServiceParameters, createFreeKeyService } from "../../api/keys/createFreeKeyService";
 import { createWalletVerifier } from "../../api/keys/createWalletVerifier";
 import { freeKeyMessage, recoveryMessage } from "../../api/keys/intentMessage";
 import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { CounterBucket } from "../../api/store/countDaily";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { findIntent } from "../../api/store/intentQueries";
 import { revokeKey } from "../../api/store/keyQueries";
 import { apiKey } from "../../api/store/schema";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -31,14 +31,7 @@ const newKeyNotice =
   "Store this API key now: it is shown once and cannot be shown again. Send it in x-api-key or Authorization: Bearer, never in a URL.";
 const freeKeyExists = { ok: false, code: "FREE_KEY_EXISTS", message: "this wallet already has its free key (one per wallet)" };
 
-let store: AppStore;
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
+const store = inMemoryAppStore();
 
 /** One free key per wallet: each test signs with wallets of its own (anvil's accounts from 30 on). */
 let nextWallet = 30;

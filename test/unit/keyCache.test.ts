@@ -1,20 +1,12 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createKeyCache } from "../../api/keys/createKeyCache";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { insertKey, type KeyRecord } from "../../api/store/keyQueries";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
-let store: AppStore;
+const store = inMemoryAppStore();
 let serial = 0;
 const sql = (text: string, params?: unknown[]) => (store.db as unknown as { $client: PGlite }).$client.query(text, params);
-
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
 
 async function newKey(): Promise<KeyRecord> {
   serial += 1;

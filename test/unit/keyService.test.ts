@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createCreditService } from "../../api/access/createCreditService";
 import { createKeyCache } from "../../api/keys/createKeyCache";
 import { type CreateKeyServiceParameters, createKeyService } from "../../api/keys/createKeyService";
@@ -8,9 +8,9 @@ import { mintKeySecret } from "../../api/keys/mintKeySecret";
 import type { Tier } from "../../api/keys/planCatalogue";
 import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { CounterBucket } from "../../api/store/countDaily";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { insertKey } from "../../api/store/keyQueries";
 import { apiKey } from "../../api/store/schema";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import { anvilAccount, challengeServiceParameters, countersOn, settableClock, testKeyHasher, testOrigins } from "../support/keyClaims";
 
 const minuteMs = 60_000;
@@ -19,14 +19,7 @@ const dayMs = 86_400_000;
 const t0 = new Date("2026-03-10T15:20:30.250Z");
 const clock = settableClock(t0);
 
-let store: AppStore;
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
+const store = inMemoryAppStore();
 
 /**
  * The key service over a cache that keeps keys until dropped (its clock stands still, so the epoch is

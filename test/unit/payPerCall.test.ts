@@ -3,12 +3,11 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { Hono } from "hono";
 import type { Address, Hex } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import type { AccessEnv } from "../../api/access/AccessOptions";
 import { ApiError } from "../../api/errors";
 import { handleError } from "../../api/http/errorHandling";
 import { routes } from "../../api/routes/routeTable";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { findX402Payment } from "../../api/store/x402PaymentQueries";
 import type { SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import { createX402Service, type X402Service } from "../../api/x402/createX402Service";
@@ -17,6 +16,7 @@ import { paymentId } from "../../api/x402/paymentId";
 import { payPerCall } from "../../api/x402/payPerCall";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import { authorizationOf, type RecordedFacilitator, recordedFacilitator, txHashOf } from "../support/recordedFacilitator";
 import { signedPayment } from "../support/signedPayment";
 
@@ -38,7 +38,7 @@ const ours: PaymentRequirements = {
 };
 const body = '{"observationBlock":{"blockNumber":24410400},"capabilityScore":7}';
 
-let store: AppStore;
+const store = inMemoryAppStore();
 let facilitator: RecordedFacilitator;
 let chain: SettlementConfirmation;
 let x402: X402Service;
@@ -46,11 +46,6 @@ let x402: X402Service;
 let handler: () => Response | Promise<Response>;
 const served: unknown[] = [];
 
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(() => store.close());
 beforeEach(() => {
   facilitator = recordedFacilitator();
   chain = "CONFIRMED";

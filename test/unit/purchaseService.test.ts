@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { type Address, type Hex, keccak256, stringToHex } from "viem";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import type { Failure } from "../../api/errors";
 import type { IndexedPayment } from "../../api/index/readPayments";
 import { issueChallenge } from "../../api/keys/challenges";
@@ -16,11 +16,11 @@ import type { PaymentVerifier } from "../../api/payments/createPaymentVerifier";
 import { type DecidePaymentParameters, decidePayment, type ExpectedPayment } from "../../api/payments/decidePayment";
 import type { PaymentTransaction } from "../../api/payments/readPaymentTransaction";
 import type { CounterBucket } from "../../api/store/countDaily";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, type KeyInfo, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
 import { baseUsdc } from "../../base/baseChain";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -139,7 +139,7 @@ function paysEth(from: Address, wei: bigint, shape: PaymentShape = {}): Hex {
   return txHash;
 }
 
-let store: AppStore;
+const store = inMemoryAppStore();
 const onKeyChanged = vi.fn<() => void>();
 
 function service(overrides: Partial<CreatePurchaseServiceParameters> = {}) {
@@ -153,14 +153,6 @@ function service(overrides: Partial<CreatePurchaseServiceParameters> = {}) {
     ...overrides,
   });
 }
-
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
 
 const purchase = (p: Partial<PurchaseRequest> = {}): PurchaseRequest => ({
   tier: "STARTER",

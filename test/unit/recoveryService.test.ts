@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { type Hex, keccak256, stringToHex } from "viem";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { createCreditService } from "../../api/access/createCreditService";
 import { issueChallenge } from "../../api/keys/challenges";
 import { createKeyCache } from "../../api/keys/createKeyCache";
@@ -11,10 +11,10 @@ import { mintKeySecret } from "../../api/keys/mintKeySecret";
 import type { Tier } from "../../api/keys/planCatalogue";
 import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { CounterBucket } from "../../api/store/countDaily";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -44,14 +44,7 @@ const targetChanged = {
   message: "the key changed since the challenge (recovered or revoked); request a new challenge",
 };
 
-let store: AppStore;
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(async () => {
-  await store?.close();
-});
+const store = inMemoryAppStore();
 
 /** Each test signs with wallets of its own (anvil's accounts from 60 on). */
 let nextWallet = 60;

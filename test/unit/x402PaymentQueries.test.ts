@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import { describe, expect, test } from "vitest";
 import { claimX402Payment, findX402Payment, recordX402Settlement, resolveX402Settlement } from "../../api/store/x402PaymentQueries";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
-let store: AppStore;
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(() => store.close());
+const store = inMemoryAppStore();
 
 describe("resolveX402Settlement", () => {
   test("a PENDING payment is resolved once: the first resolution is recorded, a second (another retry's) is not", async () => {

@@ -11,7 +11,7 @@ import {
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import type { Failure, Result } from "../../api/errors";
 import { routes } from "../../api/routes/routeTable";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -40,6 +40,7 @@ import { paymentId } from "../../api/x402/paymentId";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import {
   authorizationOf,
   facilitatorAnswers,
@@ -81,7 +82,7 @@ const t0 = new Date("2026-03-10T15:20:30.250Z");
 let clockAt = t0.getTime();
 const clock = () => new Date(clockAt);
 
-let store: AppStore;
+const store = inMemoryAppStore();
 let facilitator: RecordedFacilitator;
 /** What the chain says of each settlement transaction, as evidenceGradeSettlement would conclude (default CONFIRMED). */
 const confirmations = new Map<Hex, SettlementConfirmation>();
@@ -106,11 +107,6 @@ const closedDb = () => {
   return closedStore.then((closed) => closed.db);
 };
 
-beforeAll(async () => {
-  store = createAppStore({ kind: "pglite", directory: "memory://" });
-  await store.ready;
-});
-afterAll(() => store.close());
 beforeEach(() => {
   clockAt = t0.getTime();
   facilitator = recordedFacilitator();
