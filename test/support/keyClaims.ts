@@ -11,6 +11,15 @@ import { devnetAccount } from "../../devnet/accounts";
 /** The origins the test services and apps serve: the default public one, and a fallback host. */
 export const testOrigins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
 
+export const minuteMs = 60_000;
+export const dayMs = 86_400_000;
+/** When the key services' tests issue their challenges and intents: mid-afternoon UTC, with milliseconds. */
+export const t0 = new Date("2026-03-10T15:20:30.250Z");
+
+/** The notice every newly issued key carries (free, bought or recovered). */
+export const newKeyNotice =
+  "Store this API key now: it is shown once and cannot be shown again. Send it in x-api-key or Authorization: Bearer, never in a URL.";
+
 /** The API key pepper of the test services and apps. */
 export const testPepper = "test-pepper-0123456789abcdef0123456789abcdef";
 

@@ -1,7 +1,7 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { type Address, type Hex, keccak256, stringToHex } from "viem";
 import type { FacilitatorReadiness, X402Facilitator } from "../../api/x402/X402Facilitator";
-import { baseNetwork } from "../../base/baseChain";
+import { baseNetwork, baseUsdc } from "../../base/baseChain";
 
 /**
  * The facilitator's answers as the in-process one (x402's `x402Facilitator` with `ExactEvmScheme` over
@@ -38,6 +38,20 @@ export const facilitatorAnswers = {
 };
 
 /** A transaction hash named by `label` (what a settlement's broadcast returns). */
+/** Where the fast x402 tests' payments go: anvil's sixth account. */
+export const testPayTo = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" as Address;
+
+/** Our terms for the audit's 0.02 USDC to `testPayTo`, as x402's server builds them for Base. */
+export const auditTerms: PaymentRequirements = {
+  scheme: "exact",
+  network: baseNetwork,
+  amount: "20000",
+  asset: baseUsdc,
+  payTo: testPayTo,
+  maxTimeoutSeconds: 300,
+  extra: { name: "USD Coin", version: "2" },
+};
+
 export const txHashOf = (label: string): Hex => keccak256(stringToHex(label));
 
 /** The EIP-3009 authorization an "exact" EVM payment carries. */

@@ -16,19 +16,17 @@ import {
   challengeServiceParameters,
   challengeText,
   countersOn,
+  dayMs,
+  minuteMs,
+  newKeyNotice,
   settableClock,
+  t0,
   testKeyHasher,
   testOrigins,
 } from "../support/keyClaims";
 
-const minuteMs = 60_000;
-const dayMs = 86_400_000;
-/** When each test's challenges are issued: mid-afternoon UTC, with milliseconds. */
-const t0 = new Date("2026-03-10T15:20:30.250Z");
 const clock = settableClock(t0);
 const freeStatement = "Claim a free API key of the Base capability service.";
-const newKeyNotice =
-  "Store this API key now: it is shown once and cannot be shown again. Send it in x-api-key or Authorization: Bearer, never in a URL.";
 const freeKeyExists = { ok: false, code: "FREE_KEY_EXISTS", message: "this wallet already has its free key (one per wallet)" };
 
 const store = inMemoryAppStore();

@@ -11,12 +11,18 @@ import type { CounterBucket } from "../../api/store/countDaily";
 import { insertKey } from "../../api/store/keyQueries";
 import { apiKey } from "../../api/store/schema";
 import { inMemoryAppStore } from "../support/inMemoryAppStore";
-import { anvilAccount, challengeServiceParameters, countersOn, settableClock, testKeyHasher, testOrigins } from "../support/keyClaims";
+import {
+  anvilAccount,
+  challengeServiceParameters,
+  countersOn,
+  dayMs,
+  minuteMs,
+  settableClock,
+  t0,
+  testKeyHasher,
+  testOrigins,
+} from "../support/keyClaims";
 
-const minuteMs = 60_000;
-const dayMs = 86_400_000;
-/** Issuance of every test key: mid-afternoon UTC, with milliseconds. */
-const t0 = new Date("2026-03-10T15:20:30.250Z");
 const clock = settableClock(t0);
 
 const store = inMemoryAppStore();

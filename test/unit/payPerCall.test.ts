@@ -1,8 +1,8 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import type { PaymentPayload } from "@x402/core/types";
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { Hono } from "hono";
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { AccessEnv } from "../../api/access/AccessOptions";
 import { ApiError } from "../../api/errors";
@@ -15,27 +15,26 @@ import { createX402Signer } from "../../api/x402/createX402Signer";
 import { paymentId } from "../../api/x402/paymentId";
 import { payPerCall } from "../../api/x402/payPerCall";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
-import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { baseNetwork } from "../../base/baseChain";
 import { inMemoryAppStore } from "../support/inMemoryAppStore";
-import { authorizationOf, type RecordedFacilitator, recordedFacilitator, txHashOf } from "../support/recordedFacilitator";
+import {
+  auditTerms,
+  authorizationOf,
+  type RecordedFacilitator,
+  recordedFacilitator,
+  testPayTo,
+  txHashOf,
+} from "../support/recordedFacilitator";
 import { signedPayment } from "../support/signedPayment";
 
 // Anvil's well-known development keys: the payer and the key receipts are signed with; the payee is anvil's sixth account.
 const payerKey: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const signingKey: Hex = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
-const payTo = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" as Address;
+const payTo = testPayTo;
 const origins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
 const path = "/v1/audit/0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const url = `${origins.public}${path}`;
-const ours: PaymentRequirements = {
-  scheme: "exact",
-  network: baseNetwork,
-  amount: "20000",
-  asset: baseUsdc,
-  payTo,
-  maxTimeoutSeconds: 300,
-  extra: { name: "USD Coin", version: "2" },
-};
+const ours = auditTerms;
 const body = '{"observationBlock":{"blockNumber":24410400},"capabilityScore":7}';
 
 const store = inMemoryAppStore();

@@ -26,7 +26,11 @@ import {
   challengeServiceParameters,
   challengeText,
   countersOn,
+  dayMs,
+  minuteMs,
+  newKeyNotice,
   settableClock,
+  t0,
   testKeyHasher,
   testOrigins,
 } from "../support/keyClaims";
@@ -40,10 +44,6 @@ const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
 const origins = testOrigins;
 const origin = origins.public;
 
-const dayMs = 86_400_000;
-const minuteMs = 60_000;
-/** When the tests' intents are created: mid-afternoon UTC, with milliseconds. */
-const t0 = new Date("2026-03-10T15:20:30.250Z");
 const clock = settableClock(t0);
 
 /** The devnet's reference price, as test/access/support.ts's testEthQuote: 3,000 USD per ETH. */
@@ -207,8 +207,6 @@ async function paidKey(tier: KeyInfo["tier"], expiresAt: Date | null, wallet: Ad
 }
 
 const starterEntitlements = { creditsPerCycle: 10_000, cycleDays: 31, dailyLimit: null, rateLimitPerMinute: 120 };
-const newKeyNotice =
-  "Store this API key now: it is shown once and cannot be shown again. Send it in x-api-key or Authorization: Bearer, never in a URL.";
 const renewedNotice = "The key's secret is unchanged: keep using the key you hold.";
 
 /** The SIWE text of a purchase intent created at t0 through the public origin by the buyer. */

@@ -20,19 +20,17 @@ import {
   challengeServiceParameters,
   challengeText,
   countersOn,
+  dayMs,
+  minuteMs,
+  newKeyNotice,
   settableClock,
+  t0,
   testKeyHasher,
   testOrigins,
 } from "../support/keyClaims";
 
-const minuteMs = 60_000;
-const dayMs = 86_400_000;
-/** When each test's challenges are issued: mid-afternoon UTC, with milliseconds. */
-const t0 = new Date("2026-03-10T15:20:30.250Z");
 const clock = settableClock(t0);
 const recoveryStatement = "Recover the paid API key of this wallet (its current secret is revoked and replaced).";
-const newKeyNotice =
-  "Store this API key now: it is shown once and cannot be shown again. Send it in x-api-key or Authorization: Bearer, never in a URL.";
 const noRecoverableKey = {
   ok: false,
   code: "NO_RECOVERABLE_KEY",

@@ -9,7 +9,7 @@ import {
   verifyReceiptSignatureEIP712,
 } from "@x402/extensions/offer-receipt";
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
-import { type Address, type Hex, recoverTypedDataAddress } from "viem";
+import { type Hex, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { Failure, Result } from "../../api/errors";
@@ -42,10 +42,12 @@ import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { inMemoryAppStore } from "../support/inMemoryAppStore";
 import {
+  auditTerms,
   authorizationOf,
   facilitatorAnswers,
   type RecordedFacilitator,
   recordedFacilitator,
+  testPayTo,
   txHashOf,
 } from "../support/recordedFacilitator";
 import { signedPayment } from "../support/signedPayment";
@@ -56,21 +58,12 @@ const payerKey: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a80
 const payer = privateKeyToAccount(payerKey).address;
 const otherPayerKey: Hex = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
 const signingKey: Hex = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
-const payTo = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" as Address;
+const payTo = testPayTo;
 
 const route: PaidRoute = routes.audit;
 const target = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const resource = { url: `http://127.0.0.1:42069/v1/audit/${target}`, path: `/v1/audit/${target}` };
-/** Our terms for the audit's 0.02 USDC, as x402's server builds them for Base. */
-const ours: PaymentRequirements = {
-  scheme: "exact",
-  network: baseNetwork,
-  amount: "20000",
-  asset: baseUsdc,
-  payTo,
-  maxTimeoutSeconds: 300,
-  extra: { name: "USD Coin", version: "2" },
-};
+const ours = auditTerms;
 const answer: PaidAnswer = {
   status: 200,
   contentType: "application/json",
