@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
  * by the API file it loads (api/listener/confineIndexerServer.ts), from `env`.
  * glibc serves allocations of 64 KB or more from mappings of their own, returned to the system when freed,
  * unless `env` sets these tunables itself: measured on `npm start`, the process holds about
- * 35 MB less after 5 minutes of load, at the same CPU per request (docs/operations.md#memory).
+ * 36-61 MB less after 5 minutes of load, at the same CPU per request (docs/operations.md#memory).
  */
 export function spawnPonder(
   command: "start" | "serve",

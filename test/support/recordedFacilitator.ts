@@ -37,7 +37,6 @@ export const facilitatorAnswers = {
   }),
 };
 
-/** A transaction hash named by `label` (what a settlement's broadcast returns). */
 /** Where the fast x402 tests' payments go: anvil's sixth account. */
 export const testPayTo = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" as Address;
 
@@ -52,6 +51,7 @@ export const auditTerms: PaymentRequirements = {
   extra: { name: "USD Coin", version: "2" },
 };
 
+/** A transaction hash named by `label` (what a settlement's broadcast returns). */
 export const txHashOf = (label: string): Hex => keccak256(stringToHex(label));
 
 /** The EIP-3009 authorization an "exact" EVM payment carries. */

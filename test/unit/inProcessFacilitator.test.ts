@@ -36,7 +36,8 @@ beforeEach(() => {
 });
 
 const facilitatorOn = (url: string) =>
-  createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [url], network: baseNetwork, probeTimeoutMs: 300 });
+  // No chain here hangs (a closed port refuses, a down one answers 503): the probe timeout only has to outlast a loaded machine.
+  createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [url], network: baseNetwork, probeTimeoutMs: 20_000 });
 /** A closed port: a chain that cannot be reached. */
 const unreachable = "http://127.0.0.1:1";
 const paidElsewhere = async () => (await signedPayment(elsewhere, payerKey)).payload as PaymentPayload;

@@ -63,7 +63,10 @@ beforeEach(() => {
   received.length = 0;
 });
 
-const remote = () => createRemoteFacilitator({ url, network: baseNetwork, timeoutMs: 1_000, probeTimeoutMs: 200 });
+/** Timeouts a loopback answer meets on a loaded machine; `hanging` ones end a test of a facilitator that never answers. */
+const answering = { timeoutMs: 20_000, probeTimeoutMs: 20_000 };
+const hanging = { timeoutMs: 1_000, probeTimeoutMs: 200 };
+const remote = (timeouts = answering) => createRemoteFacilitator({ url, network: baseNetwork, ...timeouts });
 /** A closed port: nothing answers there. */
 const nowhere = () => createRemoteFacilitator({ url: "http://127.0.0.1:1", network: baseNetwork });
 const paid = async () => (await signedPayment(ours, payerKey)).payload as PaymentPayload;
@@ -121,7 +124,7 @@ describe("createRemoteFacilitator", () => {
     replies.set("/settle", { status: 502, body: "Bad Gateway" });
     await expect(remote().settle(payload, ours)).rejects.toEqual(unavailable("settle"));
     replies.set("/settle", "HANG");
-    await expect(remote().settle(payload, ours)).rejects.toEqual(unavailable("settle"));
+    await expect(remote(hanging).settle(payload, ours)).rejects.toEqual(unavailable("settle"));
   });
 
   test("readiness: ready when it settles x402 v2 exact on our network; else why not; its answer is reused", async () => {
@@ -143,7 +146,7 @@ describe("createRemoteFacilitator", () => {
     replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [] } });
     expect(await ready.readiness()).toEqual({ ready: true });
     replies.set("/supported", "HANG");
-    expect(await remote().readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
+    expect(await remote(hanging).readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
     expect(await nowhere().readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
   });
 });
