@@ -10,7 +10,7 @@ import { handleError } from "../../api/http/errorHandling";
 import { routes } from "../../api/routes/routeTable";
 import { findX402Payment } from "../../api/store/x402PaymentQueries";
 import type { SettlementConfirmation } from "../../api/x402/confirmSettlement";
-import { createX402Service, type X402Service } from "../../api/x402/createX402Service";
+import { type CreateX402ServiceParameters, createX402Service, type X402Service } from "../../api/x402/createX402Service";
 import { createX402Signer } from "../../api/x402/createX402Signer";
 import { paymentId } from "../../api/x402/paymentId";
 import { payPerCall } from "../../api/x402/payPerCall";
@@ -45,10 +45,9 @@ let x402: X402Service;
 let handler: () => Response | Promise<Response>;
 const served: unknown[] = [];
 
-beforeEach(() => {
-  facilitator = recordedFacilitator();
-  chain = "CONFIRMED";
-  x402 = createX402Service({
+/** The x402 service over this file's store, facilitator and chain verdict; a test replaces what it is about. */
+const serviceWith = (overrides: Partial<CreateX402ServiceParameters>) =>
+  createX402Service({
     db: store.db,
     storeReady: store.ready,
     facilitator,
@@ -60,7 +59,13 @@ beforeEach(() => {
     retentionSeconds: 3600,
     retryWaitMs: 0,
     log: () => undefined,
+    ...overrides,
   });
+
+beforeEach(() => {
+  facilitator = recordedFacilitator();
+  chain = "CONFIRMED";
+  x402 = serviceWith({});
   handler = () =>
     new Response(body, {
       status: 200,
@@ -222,17 +227,9 @@ describe("payPerCall", () => {
     const claimed = await x402.admit(routes.audit, { url, path }, p.header);
     if (!claimed.ok || claimed.value.kind !== "PAY") throw new Error("not admitted");
     await x402.release({ ...claimed.value.payment, settledTx: txHashOf("taken") });
-    const stale = createX402Service({
-      db: store.db,
-      storeReady: store.ready,
-      facilitator,
-      payTo,
-      network: baseNetwork,
-      confirmSettlement: async () => chain,
+    const stale = serviceWith({
       resolvePending: async () => ({ status: "SETTLED", txHash: txHashOf("taken") }),
       signer: null,
-      retentionSeconds: 3600,
-      retryWaitMs: 0,
     });
     x402 = stale;
     handler = () => Response.json({ error: "DATA_SOURCE_UNAVAILABLE" }, { status: 503 });
