@@ -50,7 +50,8 @@ export async function seedTokens(
   return { tokens, contracts: { usdcImplementation: implementation, multicall3: baseMulticall3 } };
 }
 
-async function seedUsdc(ctx: SeedContext, holders: Address[]): Promise<{ token: ManifestToken; implementation: Address }> {
+/** Places USDC at its Base address (the zeppelinos proxy over a deployed FiatTokenV2) and mints `fundingUsdPerToken` of it to each holder. */
+export async function seedUsdc(ctx: SeedContext, holders: Address[]): Promise<{ token: ManifestToken; implementation: Address }> {
   const token: ManifestToken = { ...baseTokens.USDC };
   const implementation = await deployFixture(ctx, "FiatTokenV2");
   await placeFixture(ctx, "AdminUpgradeabilityProxy", baseUsdc);

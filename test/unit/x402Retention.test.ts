@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { createAppStore } from "../../api/store/createAppStore";
 import {
   claimX402Payment,
   findX402Payment,
@@ -9,11 +8,12 @@ import {
   recordX402Settlement,
 } from "../../api/store/x402PaymentQueries";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { inMemoryAppStore } from "../support/inMemoryAppStore";
+
+const store = inMemoryAppStore();
 
 describe("retention of paid answers and payment-identifier ids", () => {
   test("behavior: past retained_until a settled or failed payment forgets its answer and id; a pending one and a fresh one keep theirs", async () => {
-    const store = createAppStore({ kind: "pglite", directory: "memory://" });
-    await store.ready;
     const now = new Date("2026-11-23T12:00:00Z");
     const row = (status: "SETTLED" | "FAILED" | "PENDING", retainedUntil: Date) => ({
       id: randomUUID(),
@@ -60,6 +60,5 @@ describe("retention of paid answers and payment-identifier ids", () => {
     ]);
     // The payment's record stays: a replayed authorization is still known.
     expect((await findX402Payment(store.db, rows[0]?.id as string))?.status).toBe("SETTLED");
-    await store.close();
   });
 });

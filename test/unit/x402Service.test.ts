@@ -11,7 +11,7 @@ import {
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { type Hex, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { Failure, Result } from "../../api/errors";
 import { routes } from "../../api/routes/routeTable";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -519,6 +519,32 @@ describe("payment-identifier ids", () => {
     expect(replayed(await retry)).toEqual({ kind: "REPLAY", answer, paymentResponse });
   });
 
+  test("by default a retry waits 15 s for the payment in progress before it is told PAYMENT_PENDING", async () => {
+    const x402 = service({ retryWaitMs: undefined });
+    admitted(await x402.admit(route, resource, (await payment({ id: "pay_default_wait" })).header));
+    const retry = await payment({ id: "pay_default_wait" });
+    // Only the wait's own timers and Date are faked: the store keeps running for real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    try {
+      let answer: Result<Admission> | undefined;
+      const answered = x402.admit(route, resource, retry.header).then((a) => {
+        answer = a;
+      });
+      let waitedMs = 0;
+      while (answer === undefined && waitedMs < 20_000) {
+        await new Promise((turn) => setImmediate(turn));
+        await vi.advanceTimersByTimeAsync(100);
+        waitedMs += 100;
+      }
+      await answered;
+      expect(answer).toEqual(pendingRefusal("payment_in_progress"));
+      expect(waitedMs).toBeGreaterThanOrEqual(15_000);
+      expect(waitedMs).toBeLessThanOrEqual(15_200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test("a payment released (its answer was not a 2xx) frees its id: the retry is a new payment", async () => {
     const x402 = service();
     const first = await payment({ id: "pay_released_then_new" });
@@ -976,5 +1002,17 @@ describe("retention", () => {
     const p = await payment();
     expect(admitted(await service({ db }).admit(route, resource, p.header)).id).toBe(p.id);
     expect(logs).toEqual(["[x402] kept answers past their retention could not be forgotten"]);
+  });
+
+  test("without a log given, what could not be done is written to the console as a warning", async () => {
+    const closed = await closedDb();
+    const db = new Proxy(store.db, { get: (live, key) => (key === "update" ? closed.update.bind(closed) : Reflect.get(live, key)) });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(admitted(await service({ db, log: undefined }).admit(route, resource, (await payment()).header))).toBeTruthy();
+      expect(warn.mock.calls).toEqual([["[x402] kept answers past their retention could not be forgotten"]]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

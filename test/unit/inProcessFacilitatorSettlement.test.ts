@@ -1,0 +1,130 @@
+import type { PaymentPayload } from "@x402/core/types";
+import { type Address, erc20Abi, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
+import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { type Anvil, startAnvil } from "../../devnet/anvil";
+import { createDevnetClient, type DevnetClient } from "../../devnet/client";
+import { compileFixtures } from "../../devnet/compile";
+import { seedUsdc } from "../../devnet/seed/tokens";
+import { auditTerms, testPayTo } from "../support/recordedFacilitator";
+import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
+import { signedPayment } from "../support/signedPayment";
+
+// Anvil's well-known development keys: the deployer of the USDC fixture, the facilitator's gas key, the payer.
+const deployerKey: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const gasKey: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const gasAddress = privateKeyToAccount(gasKey).address;
+const payerKey: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const payer = privateKeyToAccount(payerKey).address;
+const amount = BigInt(auditTerms.amount);
+
+/**
+ * The in-process facilitator against a chain that verifies and mines `transferWithAuthorization`: anvil
+ * as Base with the USDC fixture at Base's address (what the devnet seeds), and the RPC proxy process for
+ * a broadcast whose answer is lost. The fast tests (inProcessFacilitator.test.ts) cover what needs no
+ * mined settlement.
+ */
+let anvil: Anvil;
+let chain: DevnetClient;
+beforeAll(async () => {
+  anvil = await startAnvil();
+  chain = createDevnetClient(anvil.rpcUrl, deployerKey);
+  await seedUsdc({ client: chain, artifacts: compileFixtures() }, [payer]);
+}, 60_000);
+afterAll(() => anvil?.stop());
+
+const facilitatorOn = (url: string, confirmationTimeoutMs?: number) =>
+  createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [url], network: baseNetwork, confirmationTimeoutMs, probeTimeoutMs: 20_000 });
+const payment = async () => (await signedPayment(auditTerms, payerKey)).payload as PaymentPayload;
+/** The chain's head now (viem would answer a block number up to a polling interval old). */
+const head = () => chain.getBlockNumber({ cacheTime: 0 });
+const usdcOf = (owner: Address) => chain.readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+/** The USDC transfers the gas key's settlements moved from the payer to `testPayTo`, as the chain logs them. */
+const settledTransfers = async (fromBlock: bigint) =>
+  (
+    await chain.getContractEvents({
+      address: baseUsdc,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { from: payer, to: testPayTo },
+      fromBlock,
+    })
+  ).map((log) => ({ value: log.args.value, hash: log.transactionHash }));
+
+describe("createInProcessFacilitator on a chain that mines the settlement", () => {
+  test("behavior: a valid payment verifies, settles in one mined transaction sent by the gas key on Base, and moves exactly the amount", async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const paid = await payment();
+    const since = await head();
+    const before = await usdcOf(testPayTo);
+    expect(await facilitator.verify(paid, auditTerms)).toEqual({ isValid: true, payer });
+    const settled = await facilitator.settle(paid, auditTerms);
+    expect(settled).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: baseNetwork, payer });
+    const sent = await chain.getTransaction({ hash: settled.transaction as Hex });
+    expect({ from: sent.from, to: sent.to, chainId: sent.chainId }).toEqual({
+      from: gasAddress.toLowerCase(),
+      to: baseUsdc.toLowerCase(),
+      chainId: 8453,
+    });
+    expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: settled.transaction }]);
+    expect((await usdcOf(testPayTo)) - before).toBe(amount);
+  });
+
+  test("behavior: five settlements at once from the one gas key all land, on five consecutive nonces", async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const payments = await Promise.all(Array.from({ length: 5 }, payment));
+    const since = await head();
+    const nonceBefore = await chain.getTransactionCount({ address: gasAddress });
+    const settled = await Promise.all(payments.map((paid) => facilitator.settle(paid, auditTerms)));
+    expect(settled.map((s) => s.success)).toEqual(Array(5).fill(true));
+    expect(await chain.getTransactionCount({ address: gasAddress })).toBe(nonceBefore + 5);
+    expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual(settled.map((s) => s.transaction).sort());
+  });
+
+  describe("a broadcast whose answer is lost (the RPC proxy cuts the connection after forwarding it)", () => {
+    let proxy: RpcProxy;
+    beforeAll(async () => {
+      proxy = await startRpcProxy(anvil.rpcUrl, "drop-broadcast-answer");
+    });
+    afterAll(() => proxy?.stop());
+
+    test("behavior: it is sent once and answered pending with its hash; x402's retry of it gets the same answer, never a second broadcast", async () => {
+      const facilitator = facilitatorOn(proxy.url);
+      const paid = await payment();
+      const since = await head();
+      const broadcastsBefore = (await proxy.counts()).eth_sendRawTransaction ?? 0;
+      const pending = await facilitator.settle(paid, auditTerms);
+      expect(pending).toEqual({
+        success: false,
+        errorReason: "settlement_pending",
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        network: baseNetwork,
+        payer,
+      });
+      // The transfer was mined under the hash the facilitator noted.
+      expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: pending.transaction }]);
+      expect(await facilitator.settle(paid, auditTerms)).toEqual(pending);
+      expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
+      // Asked a third time, the facilitator settles afresh: the authorization is spent, so it fails, and sends nothing.
+      expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: false, transaction: "" });
+      expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
+      expect(await settledTransfers(since + 1n)).toHaveLength(1);
+    });
+  });
+
+  test("behavior: a settlement not mined within confirmationTimeoutMs is answered unsuccessful with its transaction, never as settled", async () => {
+    const facilitator = facilitatorOn(anvil.rpcUrl, 1_000);
+    const paid = await payment();
+    await chain.setAutomine(false);
+    try {
+      const waiting = await facilitator.settle(paid, auditTerms);
+      expect(waiting).toMatchObject({ success: false, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      await chain.mine({ blocks: 1 });
+      expect((await chain.getTransactionReceipt({ hash: waiting.transaction as Hex })).status).toBe("success");
+    } finally {
+      await chain.setAutomine(true);
+    }
+  });
+});
