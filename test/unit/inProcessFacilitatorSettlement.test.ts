@@ -103,7 +103,8 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
         network: baseNetwork,
         payer,
       });
-      // The transfer was mined under the hash the facilitator noted.
+      // The transfer is mined under the hash the facilitator noted.
+      expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
       expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: pending.transaction }]);
       expect(await facilitator.settle(paid, auditTerms)).toEqual(pending);
       expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
