@@ -13,8 +13,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // Within one run, one process runs file after file without reloading what node_modules holds (each
-    // file still loads our modules afresh), and test/support/inMemoryAppStore.ts keeps one PGlite per
-    // process, migrated anew for each file: half the time for this suite (19 s, not 41 s) and for a
+    // file still loads our modules afresh), and test/support/fileAppStore.ts keeps one database per
+    // process (a PGlite, or with UNIT_DATABASE_URL a Postgres database of its own), migrated anew for each file: half the time for this suite (19 s, not 41 s) and for a
     // static mutant, whose run takes every file importing its module. vitest starts a new process for
     // each run, so each mutant still pays its own.
     isolate: false,

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { type CreditLeases, createCreditLeases, leaseIdleMs } from "../../api/access/createCreditLeases";
 import { readCreditUsage, type SpendCreditsParameters, spendCredits } from "../../api/store/creditQueries";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
 /**
  * The lease rules one by one, on createCreditLeases itself: an injected lease clock and fake timers
@@ -14,7 +14,8 @@ import { inMemoryAppStore } from "../support/inMemoryAppStore";
 
 const allowance = 10_000;
 const day = 20_500;
-const store = inMemoryAppStore();
+// PGlite: its client logs the writes below, and the timers faked here would drive a Postgres pool's.
+const store = fileAppStore({ onPglite: true });
 let clockMs = 0;
 let serial = 0;
 const client = () => (store.db as unknown as { $client: PGlite }).$client;

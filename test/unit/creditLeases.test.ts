@@ -4,12 +4,12 @@ import { type CreditService, createCreditService, spendableNow } from "../../api
 import type { Tier } from "../../api/keys/planCatalogue";
 import { readCreditUsage } from "../../api/store/creditQueries";
 import { insertKey, type KeyInfo } from "../../api/store/keyQueries";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
 const dayMs = 86_400_000;
 const anchor = new Date("2026-03-10T15:20:30.250Z");
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 let clockAt = anchor.getTime();
 const clock = () => new Date(clockAt);
 let serial = 0;

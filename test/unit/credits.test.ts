@@ -6,13 +6,13 @@ import { type CreditService, createCreditService, spendableNow } from "../../api
 import { handleError } from "../../api/http/errorHandling";
 import type { Tier } from "../../api/keys/planCatalogue";
 import { insertKey, type KeyInfo } from "../../api/store/keyQueries";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
 const dayMs = 86_400_000;
 /** Issuance of every test key: mid-afternoon UTC, with milliseconds. */
 const anchor = new Date("2026-03-10T15:20:30.250Z");
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 let clockAt = anchor.getTime();
 const clock = () => new Date(clockAt);
 let credits: CreditService;

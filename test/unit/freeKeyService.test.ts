@@ -10,7 +10,7 @@ import type { CounterBucket } from "../../api/store/countDaily";
 import { findIntent } from "../../api/store/intentQueries";
 import { revokeKey } from "../../api/store/keyQueries";
 import { apiKey } from "../../api/store/schema";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -29,7 +29,7 @@ const clock = settableClock(t0);
 const freeStatement = "Claim a free API key of the Base capability service.";
 const freeKeyExists = { ok: false, code: "FREE_KEY_EXISTS", message: "this wallet already has its free key (one per wallet)" };
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 
 /** One free key per wallet: each test signs with wallets of its own (anvil's accounts from 30 on). */
 let nextWallet = 30;

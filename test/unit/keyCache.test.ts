@@ -2,9 +2,9 @@ import type { PGlite } from "@electric-sql/pglite";
 import { describe, expect, test } from "vitest";
 import { createKeyCache } from "../../api/keys/createKeyCache";
 import { insertKey, type KeyRecord } from "../../api/store/keyQueries";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 let serial = 0;
 const sql = (text: string, params?: unknown[]) => (store.db as unknown as { $client: PGlite }).$client.query(text, params);
 

@@ -10,7 +10,7 @@ import { catalogueRates } from "../../api/keys/toIssuedKey";
 import type { CounterBucket } from "../../api/store/countDaily";
 import { insertKey } from "../../api/store/keyQueries";
 import { apiKey } from "../../api/store/schema";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -25,7 +25,7 @@ import {
 
 const clock = settableClock(t0);
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 
 /**
  * The key service over a cache that keeps keys until dropped (its clock stands still, so the epoch is

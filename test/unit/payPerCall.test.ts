@@ -16,7 +16,7 @@ import { paymentId } from "../../api/x402/paymentId";
 import { payPerCall } from "../../api/x402/payPerCall";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork } from "../../base/baseChain";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   auditTerms,
   authorizationOf,
@@ -37,7 +37,7 @@ const url = `${origins.public}${path}`;
 const ours = auditTerms;
 const body = '{"observationBlock":{"blockNumber":24410400},"capabilityScore":7}';
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 let facilitator: RecordedFacilitator;
 let chain: SettlementConfirmation;
 let x402: X402Service;

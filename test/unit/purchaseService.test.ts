@@ -20,7 +20,7 @@ import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, type KeyInfo, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
 import { baseUsdc } from "../../base/baseChain";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -139,7 +139,7 @@ function paysEth(from: Address, wei: bigint, shape: PaymentShape = {}): Hex {
   return txHash;
 }
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 const onKeyChanged = vi.fn<() => void>();
 
 function service(overrides: Partial<CreatePurchaseServiceParameters> = {}) {

@@ -14,7 +14,7 @@ import type { CounterBucket } from "../../api/store/countDaily";
 import { findIntent } from "../../api/store/intentQueries";
 import { insertKey, revokeKey } from "../../api/store/keyQueries";
 import { apiKey, redemption } from "../../api/store/schema";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   anvilAccount,
   challengeServiceParameters,
@@ -42,7 +42,7 @@ const targetChanged = {
   message: "the key changed since the challenge (recovered or revoked); request a new challenge",
 };
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 
 /** Each test signs with wallets of its own (anvil's accounts from 60 on). */
 let nextWallet = 60;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { claimX402Payment, findX402Payment, recordX402Settlement, resolveX402Settlement } from "../../api/store/x402PaymentQueries";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 
 describe("resolveX402Settlement", () => {
   test("a PENDING payment is resolved once: the first resolution is recorded, a second (another retry's) is not", async () => {

@@ -8,9 +8,9 @@ import {
   recordX402Settlement,
 } from "../../api/store/x402PaymentQueries";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 
 describe("retention of paid answers and payment-identifier ids", () => {
   test("behavior: past retained_until a settled or failed payment forgets its answer and id; a pending one and a fresh one keep theirs", async () => {

@@ -40,7 +40,7 @@ import { paymentId } from "../../api/x402/paymentId";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
-import { inMemoryAppStore } from "../support/inMemoryAppStore";
+import { fileAppStore } from "../support/fileAppStore";
 import {
   auditTerms,
   authorizationOf,
@@ -75,7 +75,7 @@ const t0 = new Date("2026-03-10T15:20:30.250Z");
 let clockAt = t0.getTime();
 const clock = () => new Date(clockAt);
 
-const store = inMemoryAppStore();
+const store = fileAppStore();
 let facilitator: RecordedFacilitator;
 /** What the chain says of each settlement transaction, as evidenceGradeSettlement would conclude (default CONFIRMED). */
 const confirmations = new Map<Hex, SettlementConfirmation>();
@@ -520,7 +520,10 @@ describe("payment-identifier ids", () => {
   });
 
   test("by default a retry waits 15 s for the payment in progress before it is told PAYMENT_PENDING", async () => {
-    const x402 = service({ retryWaitMs: undefined });
+    // A store of its own on PGlite, whose queries use no timers: a Postgres pool's idle timers would run on the faked ones.
+    const own = createAppStore({ kind: "pglite", directory: "memory://" });
+    await own.ready;
+    const x402 = service({ db: own.db, storeReady: own.ready, retryWaitMs: undefined });
     admitted(await x402.admit(route, resource, (await payment({ id: "pay_default_wait" })).header));
     const retry = await payment({ id: "pay_default_wait" });
     // Only the wait's own timers and Date are faked: the store keeps running for real.
@@ -542,6 +545,7 @@ describe("payment-identifier ids", () => {
       expect(waitedMs).toBeLessThanOrEqual(15_200);
     } finally {
       vi.useRealTimers();
+      await own.close();
     }
   });
 
