@@ -65,10 +65,11 @@
  * (test/unit/confirmSettlement.test.ts, test/unit/resolvePendingSettlement.test.ts) read a recorded chain served over
  * JSON-RPC on a loopback port (test/support/recordedChain.ts: blocks, transactions and receipts, eth_call answers and
  * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/unit/remoteFacilitator.test.ts) talks to a
- * loopback HTTP facilitator; api/x402/createInProcessFacilitator.ts (test/unit/inProcessFacilitator.test.ts) is tested
- * where no settlement is mined: what it supports, its readiness, refusals, the chain down. Its broadcast watcher (a
- * broadcast whose answer is lost is pending, never failed) needs a chain that verifies and mines a
- * transferWithAuthorization: test/x402/agents.test.ts covers it on the devnet (drop-broadcast-answer).
+ * loopback HTTP facilitator; api/x402/createInProcessFacilitator.ts is tested where no settlement is mined
+ * (test/unit/inProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
+ * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as
+ * Base with the devnet's USDC fixture at Base's address, started by the test in about a second; a settlement mined,
+ * five at once from one key, a broadcast whose answer the RPC proxy process cuts, one not mined within its timeout).
  *
  * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
  * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,
@@ -137,7 +138,12 @@
  *   is retried at cost 0, which spends nothing and only refreshes this replica's copy of the row (its next
  *   grant asks less); the calls served and the credits counted are the same.
  * - createCreditLeases.ts `idleTimer.unref()` removed: an idle lease's timer then keeps the process alive
- *   until it gives the lease back (at most 2 s); nothing a caller receives differs.
+ *   until it gives the lease back (at most 2 s); nothing a caller receives differs. The idle timer's delay
+ *   `Math.max(0, lease.lastDrawAt + leaseIdleMs - now())` -> `Math.min(0, ...)` or `lastDrawAt - leaseIdleMs`: the
+ *   timer then fires at once, finds the lease not idle yet and is set again, until it is: the lease goes back at
+ *   the same moment, after more timer callbacks.
+ * - createKeyService.ts `revoked?.revokedAt` -> `revoked.revokedAt`: the row is always there (keys are never
+ *   deleted), revoked by this call or by the racing one whose time it answers.
  * - createCreditLeases.ts serialize's cleanup (`() => undefined`, the whole condition `true` or `false`): a key's settled queue tail
  *   then stays in the map, and the next write chains on it as on Promise.resolve(); only memory differs.
  * - createCreditLeases.ts `waiting.delete(...)` removed, or its `=== 0` test -> `false`: a key's count then
@@ -161,9 +167,7 @@
  *   `() => undefined`, its length `row.status === "PENDING" || stale ? 1_000 : 100` (six mutants), the record's
  *   `if (attempt < 3) await pause(500 * attempt)` (`true`, `false`, `<= 3`, `>= 3`, `500 / attempt`, the catch
  *   emptied), `Date.now() >= deadline` -> `>` and forgetting's `< 60_000` -> `<=`: the reads, attempts and answers
- *   are the same, only sooner or later. Unobserved: `retryWaitMs ?? 15_000` -> `&&` (the tests give retryWaitMs:
- *   0 stays 0, a long one becomes 15 s, and a retry that is answered meanwhile does not wait that long); the default
- *   log's `console.warn` -> nothing (the tests pass `log`).
+ *   are the same, only sooner or later.
  * - createX402Service.ts `if (!requirements)` -> `true` and `requirementsByRoute.set(...)` removed: the terms are then
  *   rebuilt on each request from the same supported kinds (x402's initialization is still shared): the same terms.
  * - createX402Service.ts the offer-receipt declaration `{ includeTxHash: true, offerValiditySeconds: 300 }` -> `{}` and
@@ -180,9 +184,7 @@
  * - createX402Service.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
  * - createX402Service.ts `known.status === "SETTLED" && known.reason === recoveredClaim` -> `true && ...`: only a
  *   settlement recorded for a recovered claim carries that reason.
- * - createX402Service.ts the lost claim's `?.status ?? "CLAIMED"` (`&&`, `.status`, `?? ""` no coverage): unobserved; the
- *   winner holds its claim while the loser reads it, and only a winner that gave its payment back in between leaves no
- *   row (a race the tests cannot order); `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and
+ * - createX402Service.ts `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and
  *   `outcome.reason ?? "settlement_failed"` -> `""` (no coverage): a FAILED row and a failed outcome always carry a
  *   reason, a PENDING row always keeps its answer.
  * - payPerCall.ts `c.error || c.res.status < 200 ||` (three mutants: `false ||` for both, `c.error && ...`,
@@ -195,15 +197,14 @@
  *   grade as failed, so the state read returns PENDING anyway; `kind: "call"` -> `""` (twice): createPinnedReader
  *   sends every read that is not `code` or `storage` as an eth_call; `state?.ok`, `timestamp?.ok` and `outcome?.ok`
  *   -> `.ok`: readAtEvidenceGrade and rpcBatch answer one outcome per request, so the element exists.
- * - createInProcessFacilitator.ts, not equivalent but unobserved without a chain that verifies and mines a
- *   transferWithAuthorization (23 mutants, 14 of them uncovered): the broadcast watcher (a broadcast whose answer is
- *   lost noted as pending: `if (!result.success && !result.transaction && watch.hash)`, its answer, `unanswered`'s
- *   set, get and delete, `if (lost)`, the settle inside `unansweredBroadcasts.run`) and the viem set-up it settles
- *   through (`{ retryCount: 0 }` for sends, `{ nonceManager }`, the chain definition, `{ confirmationTimeoutMs }`).
- *   x402's verify reads the token, the payer's code and a simulation before any broadcast, which the recorded chain
- *   does not answer; test/x402/ covers them on the devnet (agents.test.ts drops a broadcast's answer, payPerCall.test.ts
- *   settles 20 payments at once from one key). Equivalent: `rpcUrls.length === 1 ?` -> `false` (a fallback over one
- *   transport answers as that transport) and chainReachable's `() => false` -> `() => undefined` (both falsy).
+ * - createInProcessFacilitator.ts `rpcUrls.length === 1 ?` -> `false`: a fallback over one transport answers as that
+ *   transport; chainReachable's `() => false` -> `() => undefined`: both falsy; the chain definition emptied (`{}` for
+ *   the whole, for `rpcUrls`, for `default`, and `http: []`): the transports carry their own URLs, viem asks the node
+ *   for the chain id a definition lacks (8453 either way), and Base's OP-stack formatters and serializers write an
+ *   EIP-1559 settlement as viem's defaults do; the watch's `{ hash: null }` -> `{}`: only its truth is read, and
+ *   undefined is as false as null; in `!result.success && !result.transaction && watch.hash`, `!result.success` ->
+ *   `true` and `&&` -> `||` between the first two: x402's settle answers success only with its transaction, so a
+ *   result without one is a failure either way.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

@@ -420,6 +420,36 @@ describe("admission", () => {
     for (const r of results.filter((r) => !r.ok))
       expect(r).toMatchObject({ code: "PAYMENT_INVALID", details: { reason: "payment_in_progress" } });
   });
+  test("a claim lost to a copy whose row is gone by the time it is read: in progress; to one settled meanwhile: already settled", async () => {
+    // The orders a race can take, set by the reads: the loser's first look finds no claim (the winner's is not
+    // written yet), its claim then conflicts, and its read of the winner's row finds it given back (gone) or settled.
+    const x402 = service();
+    const p = await payment();
+    const paid = admitted(await x402.admit(route, resource, p.header));
+    /** A select that finds no row, whatever it is chained with. */
+    const findsNothing: unknown = new Proxy(() => undefined, {
+      get: (_, key) => (key === "then" ? (found: (rows: unknown[]) => void) => found([]) : () => findsNothing),
+    });
+    const racing = (winnerRow: "gone" | "read") => {
+      let claimTried = false;
+      return new Proxy(store.db, {
+        get: (live, key) => {
+          if (key === "insert") claimTried = true;
+          if (key === "select" && (!claimTried || winnerRow === "gone")) return () => findsNothing;
+          return Reflect.get(live, key);
+        },
+      });
+    };
+    expect(refusal(await service({ db: racing("gone") }).admit(route, resource, p.header))).toMatchObject({
+      code: "PAYMENT_INVALID",
+      details: { reason: "payment_in_progress" },
+    });
+    await x402.settle(paid, answer);
+    expect(refusal(await service({ db: racing("read") }).admit(route, resource, p.header))).toMatchObject({
+      code: "PAYMENT_INVALID",
+      details: { reason: "payment_already_settled" },
+    });
+  });
 });
 
 describe("payment-identifier ids", () => {
