@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 
 /**
- * A Postgres server for the fast tests' app stores (UNIT_DATABASE_URL; `npm run mutate` sets it): each
+ * A Postgres server for the fast tests' app stores (UNIT_DATABASE_URL; set it for `npm run mutate`): each
  * test process then works in a database of its own there. Unset, each process opens an in-memory PGlite.
  * Both are migrated the same way; Postgres saves each process PGlite's WebAssembly start (0.5 s on a
  * quiet machine, 1.7 s on a busy one, against 0.3 s for a connection and the migrations), which Stryker
@@ -16,26 +16,35 @@ const unitDatabaseUrl = process.env.UNIT_DATABASE_URL || undefined;
 const unitDatabaseSlots = 16;
 
 /** Kept on globalThis so that a process running several files (`isolate: false`) opens them once. */
-const shared = globalThis as { unitDatabase?: Promise<string>; inMemoryPglite?: PGlite };
+const shared = globalThis as { unitDatabase?: Promise<string>; unitDatabaseLost?: Error; inMemoryPglite?: PGlite };
 
 /**
  * Claims one of the server's test databases (`svc_unit_slot_N`, created the first time) for this
  * process's life: a session advisory lock, which the server releases when the process ends however it
- * ends. Its connection does not keep the process alive.
+ * ends. Its connection does not keep the process alive; if it is lost, so is the claim, and the next
+ * file's store fails rather than share the database with another process.
  */
 async function claimUnitDatabase(serverUrl: string): Promise<string> {
-  const holder = new pg.Client({ connectionString: serverUrl });
+  const holder = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+  holder.on("error", (error) => {
+    shared.unitDatabaseLost = error;
+  });
   await holder.connect();
-  for (let slot = 0; slot < unitDatabaseSlots; slot++) {
-    const claimed = await holder.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext('svc_unit_slot'), $1) AS held", [slot]);
-    if (!claimed.rows[0]?.held) continue;
-    const name = `svc_unit_slot_${slot}`;
-    const exists = await holder.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (exists.rowCount === 0) await holder.query(`CREATE DATABASE ${name}`);
-    (holder as unknown as { connection: { stream: Socket } }).connection.stream.unref();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
+  try {
+    for (let slot = 0; slot < unitDatabaseSlots; slot++) {
+      const claimed = await holder.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext('svc_unit_slot'), $1) AS held", [slot]);
+      if (!claimed.rows[0]?.held) continue;
+      const name = `svc_unit_slot_${slot}`;
+      const exists = await holder.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (exists.rowCount === 0) await holder.query(`CREATE DATABASE ${name}`);
+      (holder as unknown as { connection: { stream: Socket } }).connection.stream.unref();
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    }
+  } catch (error) {
+    await holder.end().catch(() => {});
+    throw error;
   }
   await holder.end();
   throw new Error(`all ${unitDatabaseSlots} test databases of ${serverUrl} are held by other processes`);
@@ -48,6 +57,7 @@ async function openFreshStore(onPglite: boolean): Promise<AppStore> {
   if (unitDatabaseUrl && !onPglite) {
     shared.unitDatabase ??= claimUnitDatabase(unitDatabaseUrl);
     const url = await shared.unitDatabase;
+    if (shared.unitDatabaseLost) throw new Error(`the claim on ${url} was lost: ${shared.unitDatabaseLost.message}`);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(dropAppSchemas).finally(() => client.end());

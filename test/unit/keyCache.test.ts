@@ -4,7 +4,8 @@ import { createKeyCache } from "../../api/keys/createKeyCache";
 import { insertKey, type KeyRecord } from "../../api/store/keyQueries";
 import { fileAppStore } from "../support/fileAppStore";
 
-const store = fileAppStore();
+// PGlite: its one queued connection makes a query a barrier behind the cache's background epoch read.
+const store = fileAppStore({ onPglite: true });
 let serial = 0;
 const sql = (text: string, params?: unknown[]) => (store.db as unknown as { $client: PGlite }).$client.query(text, params);
 
