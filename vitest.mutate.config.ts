@@ -12,11 +12,12 @@ export default defineConfig({
     // A store's setup (PGlite and the migrations) took over 10 s once on a loaded machine.
     hookTimeout: 60_000,
     pool: "forks",
-    // Within one run, one process runs file after file and loads each module once (so a test file must not
-    // leave fakes behind: timers are restored after each test), and test/support/fileAppStore.ts keeps one database per
-    // process (a PGlite, or with UNIT_DATABASE_URL a Postgres database of its own), migrated anew for each file: half the time for this suite (19 s, not 41 s) and for a
-    // static mutant, whose run takes every file importing its module. vitest starts a new process for
-    // each run, so each mutant still pays its own.
+    // Within one run, one process runs file after file and loads each module once (so a file must leave
+    // no fakes behind: timers are restored after each test), and test/support/fileAppStore.ts keeps one
+    // database per process (a PGlite, or with UNIT_DATABASE_URL a Postgres database of its own), migrated
+    // anew for each file: half the time for this suite (19 s, not 41 s) and for a static mutant, whose run
+    // takes every file importing its module. vitest starts a new process for each run, so each mutant
+    // still pays its own.
     isolate: false,
   },
 });
