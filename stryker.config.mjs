@@ -73,7 +73,8 @@
  * (test/unit/inProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
  * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as
  * Base with the devnet's USDC fixture at Base's address, started by the test in about a second; a settlement mined,
- * five at once from one key, a broadcast whose answer the RPC proxy process cuts, one not mined within its timeout).
+ * five at once from one key, a broadcast whose answer the RPC proxy process cuts, one through a node without
+ * eth_fillTransaction, one not mined within its timeout).
  *
  * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
  * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,
@@ -206,9 +207,7 @@
  *   `default: {}` and `http: []`: the transports carry their own URLs; the watch's `{ hash: null }` -> `{}`: only its
  *   truth is read, and undefined is as false as null; in `!result.success && !result.transaction && watch.hash`,
  *   `!result.success` -> `true`: x402's settle answers success only with its transaction.
- *   Unobserved (two): the whole chain definition -> `{}` (no id): viem then signs with the chain id the node fills
- *   in (`eth_fillTransaction`, which anvil answers with 8453); against a node without that method the settlement
- *   would fail. And `!result.success && !result.transaction` -> `||`: it differs only for a failure that carries a
+ *   Unobserved: `!result.success && !result.transaction` -> `||`: it differs only for a failure that carries a
  *   transaction after a broadcast whose answer was lost, which takes a fallback node that had not seen the
  *   transaction taking it and then reverting it or not mining it in time (reported pending instead of as x402
  *   answers it); with one node, or fallbacks in front of one chain, the resend is refused as already known.

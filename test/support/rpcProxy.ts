@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 
-export type RpcProxyMode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | `inflate-transfer:${string}`;
+export type RpcProxyMode =
+  | "pass"
+  | "down"
+  | "alter-hash"
+  | "lie-call"
+  | "drop-broadcast-answer"
+  | "no-fill-transaction"
+  | `inflate-transfer:${string}`;
 export type RpcProxy = {
   url: string;
   setMode(mode: RpcProxyMode): Promise<void>;

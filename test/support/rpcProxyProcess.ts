@@ -6,14 +6,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
  * on another fork), `lie-call` answers every `eth_call` with true (0x…01: a liar that would make any
  * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
  * `Transfer` log in the receipts it forwards, `drop-broadcast-answer` forwards an `eth_sendRawTransaction`
- * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know). The mode changes with `POST /__mode` and body
+ * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know),
+ * `no-fill-transaction` answers `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
+ * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
  * `GET /__counts` how many requests of each JSON-RPC method it forwarded.
  * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode> [port]; prints `listening <port>` when ready (a
  * port given again brings a killed provider back at the same URL).
  */
-type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | `inflate-transfer:${string}`;
+type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | "no-fill-transaction" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [targetArg, initial, port] = process.argv.slice(2);
@@ -68,6 +70,13 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
   requests += 1;
   if (mode === "down") {
     res.writeHead(503).end("down");
+    return;
+  }
+  if (mode === "no-fill-transaction" && body.includes('"eth_fillTransaction"')) {
+    // viem sends it alone, not in a batch.
+    const { id } = JSON.parse(body) as RpcMessage;
+    const refusal = { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: refusal }));
     return;
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });

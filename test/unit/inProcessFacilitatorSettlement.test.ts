@@ -115,6 +115,17 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
     });
   });
 
+  test("behavior: through a node without eth_fillTransaction it settles on Base all the same: the chain id is its own definition's", async () => {
+    const proxy = await startRpcProxy(anvil.rpcUrl, "no-fill-transaction");
+    try {
+      const settled = await facilitatorOn(proxy.url).settle(await payment(), auditTerms);
+      expect(settled).toMatchObject({ success: true, payer });
+      expect((await chain.getTransaction({ hash: settled.transaction as Hex })).chainId).toBe(8453);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   test("behavior: a settlement not mined within confirmationTimeoutMs is answered unsuccessful with its transaction, never as settled", async () => {
     const facilitator = facilitatorOn(anvil.rpcUrl, 1_000);
     const paid = await payment();
