@@ -125,9 +125,7 @@
  *   segment adds nothing and the final segment is empty, so the depth is the same.
  * - stableCurveDepth.ts the bisection's `< 0` -> `<= 0` (twice): they differ only where the curve's price
  *   equals the target exactly at an integer t (scale 1e36), below any figure's resolution.
- * - stableCurveDepth.ts ceilDiv (`a <= 0n` guard and `a + b - 1n`): not equivalent but unobserved: the
- *   edge is solved to 1e-36 and rounded to a base unit; a rounding of one base unit is below what the
- *   tests' independent float solver can tell (they assert the curve's price at the edge to 1e-6).
+ * - ratio.ts ceilDiv's guard `a <= 0n` -> `a < 0n`: at 0 the quotient (b - 1) / b is 0 too.
  * - quotePool.ts the `sqrtPriceX96 / liquidity / tick !== null` conjuncts: the indexer writes the three
  *   together (V3-style and V4 pools) or none (the others); `depth !== null` in `consistent`: the holdings
  *   walk visits every tick the depth walk does, with the same liquidity, so it fails whenever depth does;

@@ -1,4 +1,4 @@
-import { isqrt } from "./ratio";
+import { ceilDiv, isqrt } from "./ratio";
 import { sqrtRatioAtTick } from "./tickMath";
 
 /** The price band depth is measured in: ±2% (200 basis points). */
@@ -19,8 +19,6 @@ export type TickLiquidity = { tick: number; liquidityNet: bigint };
 
 /** The state of a concentrated-liquidity pool (Uniswap V3 and V4, Slipstream). */
 export type ConcentratedState = { sqrtPriceX96: bigint; tick: number; liquidity: bigint };
-
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
 /** token1 for moving the price from `lower` up to `upper` with liquidity `l` (rounded up, as a swap's input). */
 const token1Between = (l: bigint, lower: bigint, upper: bigint) => ceilDiv(l * (upper - lower), q96);

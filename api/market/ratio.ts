@@ -27,6 +27,11 @@ export function medianRatio(ratios: readonly Ratio[]): Ratio {
   return { num: lower.num * upper.den + upper.num * lower.den, den: 2n * lower.den * upper.den };
 }
 
+/** ceil(a / b) for b > 0, and 0 for a <= 0: a base-unit amount that pays for `a`, rounded up as a swap's input is. */
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return a <= 0n ? 0n : (a + b - 1n) / b;
+}
+
 /** floor(sqrt(n)) for n >= 0, by Newton's method from above. */
 export function isqrt(n: bigint): bigint {
   if (n < 0n) throw new RangeError("square root of a negative number");

@@ -1,6 +1,6 @@
 import type { BandDepth } from "./bandDepth";
 import { depthBandBps } from "./bandDepth";
-import { compareRatio, isqrt, type Ratio } from "./ratio";
+import { ceilDiv, compareRatio, isqrt, type Ratio } from "./ratio";
 
 /** Fixed-point scale of the reserve ratio t = y / x while solving for the band's edges. */
 const scale = 10n ** 36n;
@@ -53,6 +53,5 @@ export function stableCurveBandDepth(
   };
   const higher = edge({ num: bps + band, den: bps });
   const lower = edge({ num: bps - band, den: bps });
-  const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
   return { token1In: ceilDiv(higher.y - y, up1), token0In: ceilDiv(lower.x - x, up0) };
 }

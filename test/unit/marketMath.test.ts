@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { concentratedBandDepth, concentratedHoldings, constantProductBandDepth } from "../../api/market/bandDepth";
-import { compareRatio, formatRatio, isqrt, medianRatio } from "../../api/market/ratio";
+import { ceilDiv, compareRatio, formatRatio, isqrt, medianRatio } from "../../api/market/ratio";
 import { stableCurveBandDepth } from "../../api/market/stableCurveDepth";
 import { maxTick, minTick, sqrtRatioAtTick } from "../../api/market/tickMath";
 
@@ -41,6 +41,18 @@ describe("ratio arithmetic", () => {
       { numRuns: 500 },
     );
     expect(() => isqrt(-1n)).toThrow(/negative/);
+  });
+
+  test("ceilDiv rounds up to a whole unit, exact quotients stay exact, and nothing or less pays nothing", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 2n ** 200n }), fc.bigInt({ min: 1n, max: 10n ** 18n }), (a, b) => {
+        const q = ceilDiv(a, b);
+        expect(q * b >= a && (q - 1n) * b < a).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect([ceilDiv(9n, 3n), ceilDiv(10n, 3n), ceilDiv(1n, 10n ** 12n), ceilDiv(10n ** 12n, 10n ** 12n)]).toEqual([3n, 4n, 1n, 1n]);
+    expect([ceilDiv(0n, 5n), ceilDiv(-1n, 5n), ceilDiv(-7n, 3n)]).toEqual([0n, 0n, 0n]);
   });
 
   test("median: the middle of an odd count, the mean of the two middles of an even one, order-free", () => {
