@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { RpcProxyMode as Mode } from "./rpcProxy";
 
 /**
  * A real JSON-RPC proxy process in front of anvil, for faults we cannot cause on anvil itself:
@@ -15,7 +16,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
  * Usage: tsx rpcProxyProcess.ts <targetUrl> <mode> [port]; prints `listening <port>` when ready (a
  * port given again brings a killed provider back at the same URL).
  */
-type Mode = "pass" | "down" | "alter-hash" | "lie-call" | "drop-broadcast-answer" | "no-fill-transaction" | `inflate-transfer:${string}`;
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [targetArg, initial, port] = process.argv.slice(2);
