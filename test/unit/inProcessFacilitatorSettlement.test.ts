@@ -23,8 +23,8 @@ const amount = BigInt(auditTerms.amount);
 /**
  * The in-process facilitator against a chain that verifies and mines `transferWithAuthorization`: anvil
  * as Base with the USDC fixture at Base's address (what the devnet seeds), and the RPC proxy process for
- * a broadcast whose answer is lost. The fast tests (inProcessFacilitator.test.ts) cover what needs no
- * mined settlement.
+ * a broadcast whose answer is lost and a node without eth_fillTransaction. The fast tests
+ * (inProcessFacilitator.test.ts) cover what needs no mined settlement.
  */
 let anvil: Anvil;
 let chain: DevnetClient;
