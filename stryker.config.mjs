@@ -203,12 +203,7 @@
  * - createInProcessFacilitator.ts `rpcUrls.length === 1 ?` -> `false`: a fallback over one transport answers as that
  *   transport; chainReachable's `() => false` -> `() => undefined`: both falsy; the chain definition's `rpcUrls: {}`,
  *   `default: {}` and `http: []`: the transports carry their own URLs; the watch's `{ hash: null }` -> `{}`: only its
- *   truth is read, and undefined is as false as null; in `!result.success && !result.transaction && watch.hash`,
- *   `!result.success` -> `true`: x402's settle answers success only with its transaction.
- *   Unobserved: `!result.success && !result.transaction` -> `||`: it differs only for a failure that carries a
- *   transaction after a broadcast whose answer was lost, which takes a fallback node that had not seen the
- *   transaction taking it and then reverting it or not mining it in time (reported pending instead of as x402
- *   answers it); with one node, or fallbacks in front of one chain, the resend is refused as already known.
+ *   truth is read, and undefined is as false as null.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

@@ -22,8 +22,9 @@ const amount = BigInt(auditTerms.amount);
 
 /**
  * The in-process facilitator against a chain that verifies and mines `transferWithAuthorization`: anvil
- * as Base with the USDC fixture at Base's address (what the devnet seeds), and the RPC proxy process for
- * a broadcast whose answer is lost and a node without eth_fillTransaction. The fast tests
+ * as Base with the USDC fixture at Base's address (what the devnet seeds), the RPC proxy process for a
+ * broadcast whose answer is lost and a node without eth_fillTransaction, and a second anvil as a fallback
+ * node. The fast tests
  * (inProcessFacilitator.test.ts) cover what needs no mined settlement.
  */
 let anvil: Anvil;
@@ -112,6 +113,55 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: false, transaction: "" });
       expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
       expect(await settledTransfers(since + 1n)).toHaveLength(1);
+    });
+  });
+
+  describe("a broadcast whose answer is lost, then taken by the fallback node (a second anvil)", () => {
+    let proxy: RpcProxy;
+    let fallbackNode: Anvil;
+    beforeAll(async () => {
+      [proxy, fallbackNode] = await Promise.all([startRpcProxy(anvil.rpcUrl, "drop-broadcast-answer"), startAnvil()]);
+    });
+    afterAll(async () => {
+      await proxy?.stop();
+      await fallbackNode?.stop();
+    });
+
+    test("behavior: the fallback's hash is an answer: a receipt that times out is x402's own pending result, and x402's retry settles it once mined", async () => {
+      // The primary keeps the transfer unmined; the fallback node takes the same raw transaction (a future
+      // nonce on a fresh chain is queued, and answered with its hash), so the facilitator knows where it went.
+      const facilitator = createInProcessFacilitator({
+        privateKey: gasKey,
+        rpcUrls: [proxy.url, fallbackNode.rpcUrl],
+        network: baseNetwork,
+        confirmationTimeoutMs: 1_000,
+        probeTimeoutMs: 20_000,
+      });
+      const paid = await payment();
+      await chain.setAutomine(false);
+      let waiting: Awaited<ReturnType<typeof facilitator.settle>>;
+      try {
+        waiting = await facilitator.settle(paid, auditTerms);
+        await chain.mine({ blocks: 1 });
+      } finally {
+        await chain.setAutomine(true);
+      }
+      expect(waiting).toEqual({
+        success: false,
+        errorReason: "settlement_pending",
+        errorMessage: expect.stringContaining("Timed out while waiting for transaction"),
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        network: baseNetwork,
+        payer,
+      });
+      expect((await proxy.counts()).eth_sendRawTransaction).toBe(1);
+      // x402 kept the hash for its retry: asked again, it waits for that receipt and reports it settled.
+      expect(await facilitator.settle(paid, auditTerms)).toEqual({
+        success: true,
+        transaction: waiting.transaction,
+        network: baseNetwork,
+        payer,
+      });
     });
   });
 
