@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { releaseZeroPages } from "./releaseZeroPages";
 import * as schema from "./schema";
 
 /** The app store's drizzle database, on Postgres or PGlite alike. */
@@ -62,9 +63,12 @@ export function createAppStore(target: AppStoreTarget): AppStore {
   return openOnPglite(client, () => (client.closed ? Promise.resolve() : client.close()));
 }
 
+/** Once migrated, the instance gives back the memory its start left holding only zeros (releaseZeroPages). */
 function openOnPglite(client: PGlite, close: () => Promise<void>): AppStore {
   const db = drizzlePglite(client, { schema }) as unknown as AppDb;
-  const ready = migratePglite(drizzlePglite(client), migrationsConfig);
+  const ready = migratePglite(drizzlePglite(client), migrationsConfig).then(() => {
+    releaseZeroPages(client);
+  });
   ready.catch(() => {});
   return { db, ready, close };
 }

@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "zero_pages",
+      "sources": ["zeroPages.c"],
+      "cflags": ["-O2"]
+    }
+  ]
+}
