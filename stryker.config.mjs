@@ -74,7 +74,8 @@
  * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as
  * Base with the devnet's USDC fixture at Base's address, started by the test in about a second; a settlement mined,
  * five at once from one key, a broadcast whose answer the RPC proxy process cuts, one through a node without
- * eth_fillTransaction, one not mined within its timeout).
+ * eth_fillTransaction, one not mined within its timeout, and a broadcast whose first answer is lost and that a second
+ * anvil, the fallback node, takes).
  *
  * Equivalent mutants (they survive; no input through the module's callers can tell them apart):
  * - clientAddressKey.ts `if (isIPv4(bare)) return bare` -> `if (false)`: an IPv4 address is not IPv6,

@@ -2,8 +2,7 @@
   "targets": [
     {
       "target_name": "zero_pages",
-      "sources": ["zeroPages.c"],
-      "cflags": ["-O2"]
+      "sources": ["zeroPages.c"]
     }
   ]
 }

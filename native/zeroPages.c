@@ -1,9 +1,10 @@
 /*
  * releaseZeroPages(arrayBuffer): gives the pages of `arrayBuffer` that hold only zeros back to the
- * kernel (madvise MADV_DONTNEED) and answers how many bytes they hold, resident or not. A private
- * anonymous page given back reads as zeros again, so nothing a program can read changes; it only stops
- * counting as resident until it is written. The caller must make sure nothing writes the buffer meanwhile (a
- * WebAssembly memory used only on the calling thread). See api/store/releaseZeroPages.ts.
+ * kernel (madvise MADV_DONTNEED) and answers how many bytes they hold, resident or not. The buffer
+ * must be private anonymous memory (a WebAssembly memory is): such a page given back reads as zeros
+ * again, so nothing a program can read changes; it only stops counting as resident until it is
+ * written. The caller must make sure nothing writes the buffer meanwhile (a WebAssembly memory used
+ * only on the calling thread). Linux only. See api/store/releaseZeroPages.ts.
  */
 #include <node_api.h>
 #include <stdint.h>
@@ -26,17 +27,21 @@ static napi_value release_zero_pages(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "releaseZeroPages takes an ArrayBuffer");
     return NULL;
   }
-  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  const uintptr_t first = ((uintptr_t)data + page - 1) & ~(page - 1);
-  const uintptr_t end = ((uintptr_t)data + length) & ~(page - 1);
   double released = 0;
-  uintptr_t run = 0; /* the first page of the current run of zero pages, or 0 */
-  for (uintptr_t at = first; at <= end; at += page) {
-    const int zero = at < end && page_holds_only_zeros((const uint64_t *)at, page / sizeof(uint64_t));
-    if (zero && !run) run = at;
-    if (!zero && run) {
-      if (madvise((void *)run, at - run, MADV_DONTNEED) == 0) released += (double)(at - run);
-      run = 0;
+  const long page_size = sysconf(_SC_PAGESIZE);
+  /* Without a sane page size nothing is scanned. */
+  if (page_size > 0 && (page_size & (page_size - 1)) == 0) {
+    const uintptr_t page = (uintptr_t)page_size;
+    const uintptr_t first = ((uintptr_t)data + page - 1) & ~(page - 1);
+    const uintptr_t end = ((uintptr_t)data + length) & ~(page - 1);
+    uintptr_t run = 0; /* the first page of the current run of zero pages, or 0 */
+    for (uintptr_t at = first; at <= end; at += page) {
+      const int zero = at < end && page_holds_only_zeros((const uint64_t *)at, page / sizeof(uint64_t));
+      if (zero && !run) run = at;
+      if (!zero && run) {
+        if (madvise((void *)run, at - run, MADV_DONTNEED) == 0) released += (double)(at - run);
+        run = 0;
+      }
     }
   }
   napi_value answer;
