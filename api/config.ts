@@ -54,6 +54,11 @@ const positiveCount = z.coerce.number().int().min(1);
 
 /** The devnet's Ponder heap cap: its live heap is about 150 MB (bench/memory.bench.ts). */
 const devnetPonderHeapMb = 256;
+/**
+ * The devnet's cap for an API replica (`ponder serve`): its live heap levels off at about 128 MB, and a
+ * 256-MB cap let its resident set grow 10-19% over a 10-minute soak on garbage alone (docs/operations.md#the-soak).
+ */
+const devnetReplicaHeapMb = 192;
 
 /** The key tiers (api/keys/planCatalogue.ts's `Tier`; the indexer's imports keep that module out of here). */
 const KeyTier = z.enum(["FREE", "STARTER", "GROWTH", "PRO"]);
@@ -108,8 +113,10 @@ export const EnvSchema = z.object({
   FALLBACK_URL: origin.optional(),
   /** Port of Ponder's own server (its status, metrics, probes and client routes), always on 127.0.0.1. */
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42070),
-  /** V8 heap cap (MB) of each Ponder process `npm start` and `npm run start:cluster` run; default: 256 on the devnet, Node's own on Base. */
+  /** V8 heap cap (MB) of the Ponder process `npm start` runs and of `npm run start:cluster`'s indexer; default: 256 on the devnet, Node's own on Base. */
   PONDER_HEAP_MB: z.coerce.number().int().min(128).optional(),
+  /** V8 heap cap (MB) of the API replicas `npm run start:cluster` runs; default: 192 on the devnet, else PONDER_HEAP_MB. */
+  PONDER_REPLICA_HEAP_MB: z.coerce.number().int().min(128).optional(),
   /** API replicas `npm run start:cluster` runs beside the indexer (on PORT + 2i, their Ponder servers on INDEXER_PORT + 2i). */
   CLUSTER_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
   /** Public Base RPC providers (comma-separated). Setting this or BASE_RPC_PRIMARY_URL selects mainnet mode. */
@@ -244,6 +251,8 @@ export type Config = {
   clusterReplicas: number;
   /** --max-old-space-size of the Ponder processes the launchers start; undefined: Node's default. */
   ponderHeapMb: number | undefined;
+  /** The same for the API replicas (`ponder serve`) of `npm run start:cluster`. */
+  ponderReplicaHeapMb: number | undefined;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -329,6 +338,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // The devnet's index is small: Node's default heap (a quarter of RAM, up to 4 GB) only lets garbage
     // pile up. On Base the backfill's working set is the operator's to size.
     ponderHeapMb: e.PONDER_HEAP_MB ?? (mainnet ? undefined : devnetPonderHeapMb),
+    ponderReplicaHeapMb: e.PONDER_REPLICA_HEAP_MB ?? (mainnet ? e.PONDER_HEAP_MB : devnetReplicaHeapMb),
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [] },

@@ -56,7 +56,7 @@ async function main() {
     supervised.push(
       superviseProcess(
         `replica ${i + 1}`,
-        () => spawnPonder("serve", config.databaseSchema, config.ponderHeapMb, env),
+        () => spawnPonder("serve", config.databaseSchema, config.ponderReplicaHeapMb, env),
         () => stopping,
       ),
     );

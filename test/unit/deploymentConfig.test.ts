@@ -36,4 +36,14 @@ describe("providers and stores by deployment", () => {
     expect(loadConfig({ PONDER_HEAP_MB: "1024" }).ponderHeapMb).toBe(1024);
     expect(() => loadConfig({ PONDER_HEAP_MB: "64" })).toThrow(/PONDER_HEAP_MB/);
   });
+
+  test("default: the cluster's API replicas' heap is capped at 192 MB on the devnet and follows PONDER_HEAP_MB on Base; PONDER_REPLICA_HEAP_MB sets it", () => {
+    const base = { BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: pepper };
+    expect(loadConfig({}).ponderReplicaHeapMb).toBe(192);
+    expect(loadConfig({ PONDER_HEAP_MB: "1024" }).ponderReplicaHeapMb).toBe(192);
+    expect(loadConfig(base).ponderReplicaHeapMb).toBeUndefined();
+    expect(loadConfig({ ...base, PONDER_HEAP_MB: "2048" }).ponderReplicaHeapMb).toBe(2048);
+    expect(loadConfig({ PONDER_REPLICA_HEAP_MB: "300" }).ponderReplicaHeapMb).toBe(300);
+    expect(() => loadConfig({ PONDER_REPLICA_HEAP_MB: "64" })).toThrow(/PONDER_REPLICA_HEAP_MB/);
+  });
 });
