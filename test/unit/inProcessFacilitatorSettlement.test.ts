@@ -36,8 +36,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => anvil?.stop());
 
-const facilitatorOn = (url: string, confirmationTimeoutMs?: number) =>
-  createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [url], network: baseNetwork, confirmationTimeoutMs, probeTimeoutMs: 20_000 });
+/** The facilitator reading and sending through `rpcUrls`: the primary first, then its fallbacks. */
+const facilitatorOn = (rpcUrls: readonly string[], confirmationTimeoutMs?: number) =>
+  createInProcessFacilitator({ privateKey: gasKey, rpcUrls, network: baseNetwork, confirmationTimeoutMs, probeTimeoutMs: 20_000 });
 const payment = async () => (await signedPayment(auditTerms, payerKey)).payload as PaymentPayload;
 /** The chain's head now (viem would answer a block number up to a polling interval old). */
 const head = () => chain.getBlockNumber({ cacheTime: 0 });
@@ -56,7 +57,7 @@ const settledTransfers = async (fromBlock: bigint) =>
 
 describe("createInProcessFacilitator on a chain that mines the settlement", () => {
   test("behavior: a valid payment verifies, settles in one mined transaction sent by the gas key on Base, and moves exactly the amount", async () => {
-    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const facilitator = facilitatorOn([anvil.rpcUrl]);
     const paid = await payment();
     const since = await head();
     const before = await usdcOf(testPayTo);
@@ -74,7 +75,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
   });
 
   test("behavior: five settlements at once from the one gas key all land, on five consecutive nonces", async () => {
-    const facilitator = facilitatorOn(anvil.rpcUrl);
+    const facilitator = facilitatorOn([anvil.rpcUrl]);
     const payments = await Promise.all(Array.from({ length: 5 }, payment));
     const since = await head();
     const nonceBefore = await chain.getTransactionCount({ address: gasAddress });
@@ -92,7 +93,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
     afterAll(() => proxy?.stop());
 
     test("behavior: it is sent once and answered pending with its hash; x402's retry of it gets the same answer, never a second broadcast", async () => {
-      const facilitator = facilitatorOn(proxy.url);
+      const facilitator = facilitatorOn([proxy.url]);
       const paid = await payment();
       const since = await head();
       const broadcastsBefore = (await proxy.counts()).eth_sendRawTransaction ?? 0;
@@ -130,13 +131,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
     test("behavior: the fallback's hash is an answer: a receipt that times out is x402's own pending result, and x402's retry settles it once mined", async () => {
       // The primary keeps the transfer unmined; the fallback node takes the same raw transaction (a future
       // nonce on a fresh chain is queued, and answered with its hash), so the facilitator knows where it went.
-      const facilitator = createInProcessFacilitator({
-        privateKey: gasKey,
-        rpcUrls: [proxy.url, fallbackNode.rpcUrl],
-        network: baseNetwork,
-        confirmationTimeoutMs: 1_000,
-        probeTimeoutMs: 20_000,
-      });
+      const facilitator = facilitatorOn([proxy.url, fallbackNode.rpcUrl], 1_000);
       const paid = await payment();
       await chain.setAutomine(false);
       let waiting: Awaited<ReturnType<typeof facilitator.settle>>;
@@ -168,7 +163,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
   test("behavior: through a node without eth_fillTransaction it settles on Base all the same: the chain id is its own definition's", async () => {
     const proxy = await startRpcProxy(anvil.rpcUrl, "no-fill-transaction");
     try {
-      const settled = await facilitatorOn(proxy.url).settle(await payment(), auditTerms);
+      const settled = await facilitatorOn([proxy.url]).settle(await payment(), auditTerms);
       expect(settled).toMatchObject({ success: true, payer });
       expect((await chain.getTransaction({ hash: settled.transaction as Hex })).chainId).toBe(8453);
     } finally {
@@ -177,7 +172,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
   });
 
   test("behavior: a settlement not mined within confirmationTimeoutMs is answered unsuccessful with its transaction, never as settled", async () => {
-    const facilitator = facilitatorOn(anvil.rpcUrl, 1_000);
+    const facilitator = facilitatorOn([anvil.rpcUrl], 1_000);
     const paid = await payment();
     await chain.setAutomine(false);
     try {

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { releaseZeroPages, releaseZeroPagesOf } from "../../api/store/releaseZeroPages";
+import { residentSetSizes } from "../../bench/residentSetSizes";
 
 const notBuilt = "native/ is not built: npm install builds it (node-gyp: a C compiler, make and python3)";
 const pageSize = 4096;
@@ -11,8 +11,8 @@ type WebAssemblyMemory = { new (descriptor: { initial: number }): { buffer: Arra
 const webAssemblyMemory = (pages: number): ArrayBuffer =>
   new (globalThis as unknown as { WebAssembly: { Memory: WebAssemblyMemory } }).WebAssembly.Memory({ initial: pages }).buffer;
 
-/** This process's resident set in bytes, as the kernel counts it. */
-const residentBytes = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024;
+/** This process's resident set in bytes, as the kernel counts it (to 0.1 MB). */
+const residentBytes = () => (residentSetSizes({ self: process.pid }).self ?? Number.NaN) * 2 ** 20;
 const sumOfRows = async (db: PGlite) =>
   (
     await db.query<{ n: number; s: string; h: string }>(
