@@ -5,7 +5,7 @@ import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import type { Admitted, ClientRef } from "./createAuthFailureGuard";
 import type { RateScope } from "./createRateLimits";
-import { readCredential } from "./readCredential";
+import { type PresentedCredential, readCredential } from "./readCredential";
 
 /** Takes one request from `id`'s per-minute budget in `scope`, or refuses with 429 and Retry-After. */
 export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "rateLimits">, scope: RateScope, id: string) {
@@ -57,8 +57,7 @@ export type PresentedKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "c
  * revoked key spends one of the client address's failed authentications, and a spent budget refuses
  * before the key is looked up.
  */
-export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
-  const credential = readCredential(c);
+export async function presentedKey(c: Context, opts: PresentedKeyOptions, credential: PresentedCredential = readCredential(c)) {
   if (credential.kind === "conflicting") throw conflictingCredentials();
   if (credential.kind !== "apiKey") {
     throw new ApiError(
@@ -80,13 +79,13 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions) {
   return auth;
 }
 
-/** Authenticates the presented API key, applies its tier's rate limit, and sets the principal. */
+/** Authenticates the presented API key (`credential`: the request's, when the caller has read it already), applies its tier's rate limit, and sets the principal. */
 export async function authenticateKey(
   c: Context<AccessEnv>,
   opts: PresentedKeyOptions & Pick<AccessOptions, "rateLimits">,
-  { allowExpired }: { allowExpired: boolean },
+  { allowExpired, credential }: { allowExpired: boolean; credential?: PresentedCredential },
 ): Promise<KeyInfo> {
-  const auth = await presentedKey(c, opts);
+  const auth = await presentedKey(c, opts, credential);
   await consumeRateLimit(c, opts, auth.key.tier, auth.key.id);
   if (auth.expired && !allowExpired) {
     throw new ApiError(

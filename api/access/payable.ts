@@ -27,7 +27,7 @@ export function payable(opts: PayableOptions): MiddlewareHandler<AccessEnv> {
         plans: opts.plansUrl,
       });
     }
-    await authenticateKey(c, opts, { allowExpired: false });
+    await authenticateKey(c, opts, { allowExpired: false, credential });
     await next();
   };
 }

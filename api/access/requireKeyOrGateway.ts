@@ -28,7 +28,7 @@ export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): Middlewar
       );
     }
     if (credential.kind === "apiKey") {
-      await authenticateKey(c, opts, { allowExpired: false });
+      await authenticateKey(c, opts, { allowExpired: false, credential });
     } else {
       const client = clientOf(c, opts);
       const proxySecret = credential.proxySecret ?? "";

@@ -4,8 +4,8 @@ import { countDaily, counterBucketOf, utcDay } from "../store/countDaily";
 import type { AppDb } from "../store/createAppStore";
 import { findKeyById, type KeyInfo, revokeKey } from "../store/keyQueries";
 import { apiKeyPattern, type KeyEnvironment } from "./apiKeyFormat";
-import type { KeyCache } from "./createKeyCache";
-import type { KeyHasher } from "./createKeyHasher";
+import { type KeyCache, keyCacheMaxEntries } from "./createKeyCache";
+import { type KeyHasher, rememberKeyHashes } from "./createKeyHasher";
 import type { KeySelf, RevokeResult } from "./records";
 import { entitlementsOf, type TierRates } from "./toIssuedKey";
 
@@ -33,10 +33,11 @@ export type CreateKeyServiceParameters = {
 };
 
 export function createKeyService({ db, hash, cache, credits, clock, rates, environment }: CreateKeyServiceParameters): KeyService {
+  const secretHashOf = rememberKeyHashes(hash, keyCacheMaxEntries);
   return {
     async authenticate(rawKey) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
-      const found = await cache.find(hash(rawKey));
+      const found = await cache.find(secretHashOf(rawKey));
       if (!found) return { ok: false, reason: "INVALID" };
       const { secretHash: _, ...key } = found;
       if (key.revokedAt) return { ok: false, reason: "REVOKED" };

@@ -5,7 +5,7 @@ import { type MarketSymbol, marketSymbols, pricedSymbolOf, resolveMarketSymbol }
 import { oncePerSnapshot } from "./oncePerSnapshot";
 import type { TokenPrice } from "./priceTokens";
 import { compareRatio, formatRatio, type Ratio } from "./ratio";
-import type { ReadMarket } from "./readMarket";
+import type { MarketReading, ReadMarket } from "./readMarket";
 import type { TokenPriceResponse } from "./TokenPriceResponse";
 
 /** Excluded pools listed in an answer, deepest first (the count says how many there are in all). */
@@ -26,15 +26,33 @@ export async function quoteTokenPrice(readMarket: ReadMarket, requested: string)
   }
   const market = await readMarket();
   if (!market.ok) return market;
-  const { snapshot, provenance } = market.value;
-  const answers = answersOf(snapshot);
-  const answer = answers.get(symbol) ?? answerFor(snapshot, symbol);
-  answers.set(symbol, answer);
-  return answer.ok ? success({ ...answer.value, provenance }) : answer;
+  const quotes = quotesOf(market.value);
+  let quote = quotes.get(symbol);
+  if (!quote) {
+    const { snapshot, provenance } = market.value;
+    const answers = answersOf(snapshot);
+    const answer = answers.get(symbol) ?? answerFor(snapshot, symbol);
+    answers.set(symbol, answer);
+    quote = answer.ok ? success({ ...answer.value, provenance }) : answer;
+    quotes.set(symbol, quote);
+  }
+  return quote;
 }
 
 /** Answers of one snapshot by symbol: computed once per indexed block and symbol. */
 const answersOf = oncePerSnapshot(() => new Map<MarketSymbol, Result<Omit<TokenPriceResponse, "provenance">>>());
+
+const quotesByReading = new WeakMap<MarketReading, Map<MarketSymbol, Result<TokenPriceResponse>>>();
+
+/** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text, `sharedJson`). */
+function quotesOf(reading: MarketReading) {
+  let quotes = quotesByReading.get(reading);
+  if (!quotes) {
+    quotes = new Map();
+    quotesByReading.set(reading, quotes);
+  }
+  return quotes;
+}
 
 function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<TokenPriceResponse, "provenance">> {
   const pricedSymbol = pricedSymbolOf(symbol);

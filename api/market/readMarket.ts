@@ -20,9 +20,10 @@ export type ReadMarketDeps = {
   maxIndexLagBlocks: number;
   rules: MarketRules;
   /**
-   * How long one read of the index head serves every request (default 0: only reads in flight are
-   * shared). Under load each request reading it would queue on the index store (PGlite serves one
-   * query at a time, between the indexer's writes).
+   * How long one read of the index head, and one pin of the chain head, serves every request (default
+   * 0: only reads in flight are shared). Under load each request reading it would queue on the index
+   * store (PGlite serves one query at a time, between the indexer's writes), and pin anew a head the
+   * providers' shared reads already answered.
    */
   indexHeadTtlMs?: number;
 };
@@ -45,11 +46,19 @@ export type ReadMarket = () => Promise<Result<MarketReading>>;
  */
 export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
   let cached: { hash: string; snapshot: Promise<MarketSnapshot | null> } | null = null;
+  const shared = { ttlMs: deps.indexHeadTtlMs ?? 0 };
   const readIndexHead = shareReads(
     () => readChainHead(deps.indexDb, deps.chainId),
     () => "head",
-    { ttlMs: deps.indexHeadTtlMs ?? 0 },
+    shared,
   );
+  const pinChainHead = shareReads(
+    () => pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, readHead: deps.readHead }),
+    () => "head",
+    shared,
+  );
+  /** The last answer, given again while neither the pinned block nor the snapshot changed: answers derived from it are memoised per reading. */
+  let last: { observationBlock: ObservationBlock; snapshot: MarketSnapshot; reading: Result<MarketReading> } | null = null;
 
   const snapshotAt = async (hash: string) => {
     if (cached?.hash !== hash) {
@@ -65,7 +74,7 @@ export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
   };
 
   return async () => {
-    const observationBlock = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, readHead: deps.readHead });
+    const observationBlock = await pinChainHead();
     if (!observationBlock.evidenceGrade || observationBlock.blockNumber === null) {
       return unavailable(`the chain head cannot be read at evidence grade (${observationBlock.reason})`, observationBlock);
     }
@@ -76,33 +85,50 @@ export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
       return unavailable("the index store cannot be read", observationBlock);
     }
     if (!latest) return unavailable("the index has no consistent head yet", observationBlock);
-    const headBlock = Number(latest.head.number);
-    // The pinned head is shared for up to a second, so the index may be a block past it: that is no lag.
-    const lagBlocks = Math.max(0, observationBlock.blockNumber - headBlock);
-    if (headBlock === observationBlock.blockNumber && latest.head.hash !== observationBlock.blockHash) {
-      return unavailable(`the index's block ${headBlock} is not the chain's (a reorg it has not followed yet)`, observationBlock);
-    }
-    if (lagBlocks > deps.maxIndexLagBlocks) {
-      return unavailable(
-        `the index is ${lagBlocks} blocks behind the chain head (the bound is ${deps.maxIndexLagBlocks}): no stale value is served`,
+    if (last?.observationBlock !== observationBlock || last.snapshot !== latest) {
+      last = {
         observationBlock,
-      );
+        snapshot: latest,
+        reading: readingAt(observationBlock, observationBlock.blockNumber, latest, deps),
+      };
     }
-    return success({
-      snapshot: latest,
-      provenance: {
-        source: "INDEX",
-        observationBlock,
-        index: {
-          headBlock,
-          headHash: latest.head.hash,
-          headTimestamp: new Date(Number(latest.head.timestamp) * 1000).toISOString(),
-          lagBlocks,
-          maxLagBlocks: deps.maxIndexLagBlocks,
-        },
-      },
-    });
+    return last.reading;
   };
+}
+
+/** The reading of `latest` against the chain head pinned at `pinned`, or why it cannot be served. */
+function readingAt(
+  observationBlock: ObservationBlock,
+  pinned: number,
+  latest: MarketSnapshot,
+  deps: ReadMarketDeps,
+): Result<MarketReading> {
+  const headBlock = Number(latest.head.number);
+  // The pinned head is shared for up to a second, so the index may be a block past it: that is no lag.
+  const lagBlocks = Math.max(0, pinned - headBlock);
+  if (headBlock === pinned && latest.head.hash !== observationBlock.blockHash) {
+    return unavailable(`the index's block ${headBlock} is not the chain's (a reorg it has not followed yet)`, observationBlock);
+  }
+  if (lagBlocks > deps.maxIndexLagBlocks) {
+    return unavailable(
+      `the index is ${lagBlocks} blocks behind the chain head (the bound is ${deps.maxIndexLagBlocks}): no stale value is served`,
+      observationBlock,
+    );
+  }
+  return success({
+    snapshot: latest,
+    provenance: {
+      source: "INDEX",
+      observationBlock,
+      index: {
+        headBlock,
+        headHash: latest.head.hash,
+        headTimestamp: new Date(Number(latest.head.timestamp) * 1000).toISOString(),
+        lagBlocks,
+        maxLagBlocks: deps.maxIndexLagBlocks,
+      },
+    },
+  });
 }
 
 function unavailable(message: string, observationBlock: ObservationBlock) {

@@ -1,4 +1,5 @@
 import { observationError, provenanceHeaders } from "../http/provenance";
+import { sharedJson } from "../http/sharedJson";
 import { type ListWhaleSignalsDeps, listWhaleSignals } from "../market/listWhaleSignals";
 import { type ObserveGasFeesDeps, observeGasFees } from "../market/observeGasFees";
 import { quoteTokenPrice } from "../market/quoteTokenPrice";
@@ -19,7 +20,7 @@ export function mountMarketRoutes(mount: MountRoute, deps: MarketRouteDeps) {
   mount(routes.tokenPrice, async (c) => {
     const result = await quoteTokenPrice(deps.indexed.readMarket, c.req.valid("param").symbol);
     if (!result.ok) throw observationError(result);
-    return c.json(result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
+    return sharedJson(c, result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
   });
   mount(routes.dexMetrics, async (c) => {
     const result = await summarizeDexMetrics(deps.indexed.readMarket);

@@ -10,8 +10,14 @@ export type CounterBucket = z.infer<typeof CounterBucket>;
 
 export const counterBucketOf = (environment: KeyEnvironment): CounterBucket => (environment === "live" ? "production" : "test");
 
-/** The UTC day of `now`, YYYY-MM-DD. */
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+let lastDay = { number: Number.NaN, text: "" };
+
+/** The UTC day of `now`, YYYY-MM-DD (the last day's text is kept: every served answer is counted under it). */
+export function utcDay(now: Date): string {
+  const number = Math.floor(now.getTime() / 86_400_000);
+  if (number !== lastDay.number) lastDay = { number, text: now.toISOString().slice(0, 10) };
+  return lastDay.text;
+}
 
 /** Adds `by` to the count of `name` on `day` (UTC, YYYY-MM-DD) in `bucket`. */
 export async function countDaily(db: AppDb, name: string, day: string, bucket: CounterBucket, by = 1): Promise<void> {

@@ -1,8 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { describe, expect, test } from "vitest";
-import { probeProvider } from "../../api/chain/probeProvider";
+import { probeProvider, type ReadHead } from "../../api/chain/probeProvider";
 import { listWhaleSignals } from "../../api/market/listWhaleSignals";
+import { quoteTokenPrice } from "../../api/market/quoteTokenPrice";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import { chainHead, trackedToken } from "../../ponder.schema";
 import { testClient, testManifest } from "../support/devnet";
@@ -13,14 +14,14 @@ const client = testClient(manifest);
 const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
 
 /** The market over an index written from the chain's reads, at the chain's head. */
-async function marketAtHead(indexHeadTtlMs?: number) {
+async function marketAtHead(indexHeadTtlMs?: number, readHead: ReadHead = probeProvider) {
   const pglite = new PGlite();
   const index = await seedMarketIndex(pglite, manifest);
   const readMarket = createReadMarket({
     indexDb: index.indexDb,
     chainId: 8453,
     providers,
-    readHead: probeProvider,
+    readHead,
     maxIndexLagBlocks: 10,
     rules: marketRules(50_000, 86_400),
     indexHeadTtlMs,
@@ -58,6 +59,38 @@ describe("readMarket and the whale window", () => {
     if (!again.ok || !moved.ok) throw new Error("the market could not be read");
     expect(again.value.provenance.index?.headBlock).toBe(headBlock);
     expect(moved.value.provenance.index?.headBlock).toBeGreaterThan(headBlock ?? Number.MAX_SAFE_INTEGER);
+  });
+
+  test("behavior: within indexHeadTtlMs one pin of the chain head serves every request: the same reading, and the same price answer object", async () => {
+    let headReads = 0;
+    const counted: ReadHead = (provider, tag) => {
+      headReads += 1;
+      return probeProvider(provider, tag);
+    };
+    const shared = await marketAtHead(3_600_000, counted);
+    await shared.syncHead();
+    const [first, second] = await Promise.all([shared.readMarket(), shared.readMarket()]);
+    const third = await shared.readMarket();
+    expect(first.ok).toBe(true);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(headReads).toBe(1);
+    const weth = await quoteTokenPrice(shared.readMarket, "WETH");
+    if (!weth.ok || !first.ok) throw new Error("WETH could not be priced");
+    expect(weth.value.provenance).toBe(first.value.provenance);
+    expect(await quoteTokenPrice(shared.readMarket, "weth")).toBe(weth);
+    expect(await quoteTokenPrice(shared.readMarket, "USDC")).not.toBe(weth);
+
+    // Without a TTL each request pins the head anew: another reading, another answer object with the same figures.
+    headReads = 0;
+    const fresh = await marketAtHead(0, counted);
+    await fresh.syncHead();
+    const a = await quoteTokenPrice(fresh.readMarket, "WETH");
+    const b = await quoteTokenPrice(fresh.readMarket, "WETH");
+    expect(headReads).toBe(2);
+    expect(b).not.toBe(a);
+    if (!a.ok || !b.ok) throw new Error("WETH could not be priced");
+    expect(b.value.pools).toEqual(a.value.pools);
   });
 
   test("behavior: the whale window never reaches before the first indexed block, and says so exactly", async () => {

@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { describe, expect, test } from "vitest";
+import { sharedJson } from "../../api/http/sharedJson";
+
+describe("sharedJson", () => {
+  test("behavior: a shared answer is sent as its JSON with the given status and headers; its text is made once", async () => {
+    const answer = { price: "2500.5", pools: [{ dex: "UNISWAP_V3", depthUsd: "1000" }], note: 'quote " and \u2028' };
+    const other = { price: "1" };
+    let serve: object = answer;
+    const app = new Hono();
+    app.get("/", (c) => sharedJson(c, serve, 200, { "X-Service-Trust-Level": "TRUSTED_PRIMARY" }));
+    const first = await app.request("/");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("application/json");
+    expect(first.headers.get("x-service-trust-level")).toBe("TRUSTED_PRIMARY");
+    expect(await first.text()).toBe(JSON.stringify(answer));
+    // The text was kept for this object: a change after it was answered (which callers never make) is not seen.
+    answer.price = "1";
+    expect(await (await app.request("/")).text()).toBe(JSON.stringify({ ...answer, price: "2500.5" }));
+    serve = other;
+    expect(await (await app.request("/")).json()).toEqual(other);
+  });
+});
