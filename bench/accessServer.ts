@@ -3,10 +3,10 @@
  * behind the service's own middleware in the mounter's order (`payable`: credential, cached key lookup,
  * failed-authentication budget, rate limit; then `chargeCredits`: the credit check and the leased
  * charge), answering a constant, and the same answer without them (`GET /open`), on our own listener, over a real app store (PGlite in a temporary
- * folder, or DATABASE_URL; Redis limits with REDIS_URL). It stores a PRO key whose per-minute limit is
- * raised as TIER_RATE_LIMITS would (still checked on every call).
- * Usage: `tsx bench/accessServer.ts PORT`; prints `listening <raw key>` once bound; SIGINT gives the
- * leased credits back and exits.
+ * folder, or DATABASE_URL; Redis limits with REDIS_URL). It stores KEYS (default 1) PRO keys whose
+ * per-minute limit is raised as TIER_RATE_LIMITS would (still checked on every call).
+ * Usage: `tsx bench/accessServer.ts PORT [KEYS]`; prints `listening <raw key>,<raw key>...` once bound;
+ * SIGINT gives the leased credits back and exits.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,6 +28,7 @@ import { createAppStore } from "../api/store/createAppStore";
 import { storeProKey } from "./storeProKey";
 
 const port = Number(process.argv[2]);
+const keyCount = Number(process.argv[3] ?? 1);
 const pepper = "bench-pepper-0123456789abcdef0123456789abcdef";
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -52,14 +53,15 @@ const access = createAccessDeps({
   rates,
 });
 
-const { raw } = await storeProKey(store.db, pepper);
+const raws: string[] = [];
+for (let i = 0; i < keyCount; i++) raws.push((await storeProKey(store.db, pepper)).raw);
 
 const app = new Hono<AccessEnv>();
 app.onError((err, c) => handleError(err, c));
 app.get("/open", (c) => c.json({ answer: 42 }));
 app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), (c) => c.json({ answer: 42 }));
 const listener = await startPublicListener({ host: "127.0.0.1", port, app });
-console.log(`listening ${raw}`);
+console.log(`listening ${raws.join(",")}`);
 
 process.once("SIGINT", async () => {
   await listener.close();

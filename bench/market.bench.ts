@@ -47,31 +47,34 @@ try {
   });
   await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
   const manifest = readManifest(service.manifestPath);
-  const apiKey = await buyKey(service.baseUrl, manifest, "PRO", 0);
-  const keyed = { url: `${service.baseUrl}${route}`, headers: { "x-api-key": apiKey } };
-  const first = await fetch(keyed.url, { headers: keyed.headers });
+  // A key of its own for each run (warm-up, rounds, the fixed rate), each bought by another devnet user:
+  // one PRO key's 500,000 credits a cycle last about 30 s at the route's full load.
+  const { baseUrl } = service;
+  const apiKeys = await Promise.all(Array.from({ length: rounds + 2 }, (_, user) => buyKey(baseUrl, manifest, "PRO", user)));
+  const keyed = (run: number) => ({ url: `${baseUrl}${route}`, headers: { "x-api-key": apiKeys[run] ?? "" } });
+  const first = await fetch(keyed(0).url, { headers: keyed(0).headers });
   if (first.status !== 200) {
     throw new Error(
       `${route} answered ${first.status} ${await first.text()}${route === marketRoute ? "; until it is built, set BENCH_ROUTE (docs/operations.md)" : ""}`,
     );
   }
-  sampler = sampleFreshness(keyed, manifest.rpcUrl);
+  sampler = sampleFreshness(keyed(0), manifest.rpcUrl);
   const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
     measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
   await measure({ url: `${bare.url}/` }, 2); // warm-up: JIT, connections, caches
-  await measure(keyed, 2);
+  await measure(keyed(0), 2);
 
   const bareRps: number[] = [];
   const routeRps: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     const b = await measure({ url: `${bare.url}/` }, duration);
-    const r = await measure(keyed, duration);
+    const r = await measure(keyed(round), duration);
     bareRps.push(b.rps);
     routeRps.push(r.rps);
     console.log(`round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; ${route} ${r.rps.toFixed(0)} req/s (p99 ${r.p99Ms} ms at full load)`);
   }
   const fixedBare = await measure({ url: `${bare.url}/` }, rateSeconds, 1000);
-  const fixed = await measure(keyed, rateSeconds, 1000);
+  const fixed = await measure(keyed(rounds + 1), rateSeconds, 1000);
   console.log(
     `at 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms ${route}, ${fixedBare.p99Ms} ms bare Hono`,
   );
