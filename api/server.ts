@@ -48,7 +48,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     indexDb,
     chainId: baseChainId,
     providers,
-    // Shared for half a block, as the gas route's: the pinned head is never more than a block behind.
+    // Shared for half a block, as the gas route's; with the pin shared for a tenth (indexHeadTtlMs), the
+    // pinned head is at most six tenths of a block old, plus the read's own time.
     readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000), { ttlMs: blockTimeMs / 2 }),
     maxIndexLagBlocks,
     // A tenth of a block: the index head an answer reflects is at most that much older than a fresh read.

@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { freePort } from "../devnet/anvil";
 import { createThrowawayDatabase } from "../test/support/postgres";
-import { loadSettings } from "./loadSettings";
+import { keyOf, loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
 import { median } from "./median";
 import { startBareHono } from "./startBareHono";
@@ -27,8 +27,7 @@ const bare = await startBareHono();
 const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
 const server = await startAccessServer();
 try {
-  /** A key of its own for each run: one PRO key's 500,000 credits a cycle last about 30 s of this load. */
-  const metered = (run: number) => ({ url: `${server.url}/metered`, headers: { "x-api-key": server.apiKeys[run] ?? "" } });
+  const metered = (run: number) => ({ url: `${server.url}/metered`, headers: { "x-api-key": keyOf(server.apiKeys, run) } });
   const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
     measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
   await measure({ url: `${bare.url}/` }, 2); // warm-up: JIT, connections, the key cache

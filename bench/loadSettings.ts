@@ -13,3 +13,10 @@ export const loadSettings = {
   rateConnections: Number(process.env.BENCH_RATE_CONNECTIONS ?? 10),
   cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
 };
+
+/** The API key of run `run` (each run has its own: one PRO key's 500,000 credits last about 30 s of full load). */
+export function keyOf(keys: readonly string[], run: number): string {
+  const key = keys[run];
+  if (key === undefined) throw new Error(`no API key for run ${run}: ${keys.length} keys for the runs`);
+  return key;
+}

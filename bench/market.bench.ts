@@ -21,7 +21,7 @@ import { readManifest } from "../devnet/manifest";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { type RunningService, startService, waitForJson } from "../test/support/startService";
 import { buyKey } from "./buyKey";
-import { loadSettings } from "./loadSettings";
+import { keyOf, loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
 import { median } from "./median";
 import { startBareHono } from "./startBareHono";
@@ -47,11 +47,10 @@ try {
   });
   await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
   const manifest = readManifest(service.manifestPath);
-  // A key of its own for each run (warm-up, rounds, the fixed rate), each bought by another devnet user:
-  // one PRO key's 500,000 credits a cycle last about 30 s at the route's full load.
+  // A key for each run (warm-up, rounds, the fixed rate: `keyOf`), each bought by another devnet user.
   const { baseUrl } = service;
   const apiKeys = await Promise.all(Array.from({ length: rounds + 2 }, (_, user) => buyKey(baseUrl, manifest, "PRO", user)));
-  const keyed = (run: number) => ({ url: `${baseUrl}${route}`, headers: { "x-api-key": apiKeys[run] ?? "" } });
+  const keyed = (run: number) => ({ url: `${baseUrl}${route}`, headers: { "x-api-key": keyOf(apiKeys, run) } });
   const first = await fetch(keyed(0).url, { headers: keyed(0).headers });
   if (first.status !== 200) {
     throw new Error(

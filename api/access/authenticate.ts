@@ -53,9 +53,9 @@ export async function admitCredential(opts: Pick<AccessOptions, "authFailures">,
 export type PresentedKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "clientBucket" | "authFailures">;
 
 /**
- * The API key the request presents, authenticated (expired keys included), or a 401; an unknown or
- * revoked key spends one of the client address's failed authentications, and a spent budget refuses
- * before the key is looked up.
+ * The API key the request presents (`credential`, read here unless the caller read it already),
+ * authenticated (expired keys included), or a 401; an unknown or revoked key spends one of the client
+ * address's failed authentications, and a spent budget refuses before the key is looked up.
  */
 export async function presentedKey(c: Context, opts: PresentedKeyOptions, credential: PresentedCredential = readCredential(c)) {
   if (credential.kind === "conflicting") throw conflictingCredentials();
@@ -79,11 +79,11 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions, creden
   return auth;
 }
 
-/** Authenticates the presented API key (`credential`: the request's, when the caller has read it already), applies its tier's rate limit, and sets the principal. */
+/** Authenticates the API key of `credential` (the request's, as `readCredential` read it), applies its tier's rate limit, and sets the principal. */
 export async function authenticateKey(
   c: Context<AccessEnv>,
   opts: PresentedKeyOptions & Pick<AccessOptions, "rateLimits">,
-  { allowExpired, credential }: { allowExpired: boolean; credential?: PresentedCredential },
+  { allowExpired, credential }: { allowExpired: boolean; credential: PresentedCredential },
 ): Promise<KeyInfo> {
   const auth = await presentedKey(c, opts, credential);
   await consumeRateLimit(c, opts, auth.key.tier, auth.key.id);

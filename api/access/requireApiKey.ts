@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import { authenticateKey } from "./authenticate";
+import { readCredential } from "./readCredential";
 
 export type RequireApiKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "rateLimits" | "clientBucket" | "authFailures"> & {
   /** Let an expired (not revoked) key through: keys/self and revoke serve it. */
@@ -10,7 +11,7 @@ export type RequireApiKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "
 /** An API key is required (x402 and the gateway cannot be used); no key, or a revoked or unknown one, is 401. */
 export function requireApiKey({ allowExpired = true, ...opts }: RequireApiKeyOptions): MiddlewareHandler<AccessEnv> {
   return async function requireApiKey(c, next) {
-    await authenticateKey(c, opts, { allowExpired });
+    await authenticateKey(c, opts, { allowExpired, credential: readCredential(c) });
     await next();
   };
 }

@@ -33,7 +33,8 @@ export async function quoteTokenPrice(readMarket: ReadMarket, requested: string)
     const answers = answersOf(snapshot);
     const answer = answers.get(symbol) ?? answerFor(snapshot, symbol);
     answers.set(symbol, answer);
-    quote = answer.ok ? success({ ...answer.value, provenance }) : answer;
+    // Frozen: every request of this reading is sent this object (its JSON text made once).
+    quote = answer.ok ? success(Object.freeze({ ...answer.value, provenance })) : answer;
     quotes.set(symbol, quote);
   }
   return quote;

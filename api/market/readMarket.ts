@@ -20,12 +20,13 @@ export type ReadMarketDeps = {
   maxIndexLagBlocks: number;
   rules: MarketRules;
   /**
-   * How long one read of the index head, and one pin of the chain head, serves every request (default
-   * 0: only reads in flight are shared). Under load each request reading it would queue on the index
-   * store (PGlite serves one query at a time, between the indexer's writes), and pin anew a head the
-   * providers' shared reads already answered.
+   * How long one read of the index head serves every request (default 0: only reads in flight are
+   * shared). Under load each request reading it would queue on the index store (PGlite serves one query
+   * at a time, between the indexer's writes).
    */
   indexHeadTtlMs?: number;
+  /** How long one pin of the chain head serves every request (default: `indexHeadTtlMs`); each request would pin anew a head the providers' shared reads already answered. */
+  chainHeadTtlMs?: number;
 };
 
 /** The rules the service prices by: the par stablecoins, the spec's five deepest pools, a configured minimum depth. */
@@ -42,20 +43,21 @@ export type ReadMarket = () => Promise<Result<MarketReading>>;
  * The market as the index-backed routes answer from it, or why not (503 DATA_SOURCE_UNAVAILABLE): the
  * chain head must be pinned at evidence grade, and the index must be within `maxIndexLagBlocks` of it.
  * One snapshot is built per indexed block and shared by every request that reads that block; while it
- * is being built, requests wait for the same build.
+ * is being built, requests wait for the same build. One reading (or refusal) is given to every request
+ * while the pin and the snapshot stay the same objects, so answers derived from it can be kept per reading.
  */
 export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
   let cached: { hash: string; snapshot: Promise<MarketSnapshot | null> } | null = null;
-  const shared = { ttlMs: deps.indexHeadTtlMs ?? 0 };
+  const indexHeadTtlMs = deps.indexHeadTtlMs ?? 0;
   const readIndexHead = shareReads(
     () => readChainHead(deps.indexDb, deps.chainId),
     () => "head",
-    shared,
+    { ttlMs: indexHeadTtlMs },
   );
   const pinChainHead = shareReads(
     () => pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, readHead: deps.readHead }),
     () => "head",
-    shared,
+    { ttlMs: deps.chainHeadTtlMs ?? indexHeadTtlMs },
   );
   /** The last answer, given again while neither the pinned block nor the snapshot changed: answers derived from it are memoised per reading. */
   let last: { observationBlock: ObservationBlock; snapshot: MarketSnapshot; reading: Result<MarketReading> } | null = null;

@@ -12,7 +12,10 @@ export const counterBucketOf = (environment: KeyEnvironment): CounterBucket => (
 
 let lastDay = { number: Number.NaN, text: "" };
 
-/** The UTC day of `now`, YYYY-MM-DD (the last day's text is kept: every served answer is counted under it). */
+/**
+ * The UTC day of `now`, YYYY-MM-DD. The last day's text is kept: every served answer is counted under
+ * its day, and `toISOString` on each was 1.5% of a keyed call's time under load.
+ */
 export function utcDay(now: Date): string {
   const number = Math.floor(now.getTime() / 86_400_000);
   if (number !== lastDay.number) lastDay = { number, text: now.toISOString().slice(0, 10) };

@@ -14,7 +14,7 @@ const client = testClient(manifest);
 const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
 
 /** The market over an index written from the chain's reads, at the chain's head. */
-async function marketAtHead(indexHeadTtlMs?: number, readHead: ReadHead = probeProvider) {
+async function marketAtHead(sharing: { indexHeadTtlMs?: number; chainHeadTtlMs?: number } = {}, readHead: ReadHead = probeProvider) {
   const pglite = new PGlite();
   const index = await seedMarketIndex(pglite, manifest);
   const readMarket = createReadMarket({
@@ -24,7 +24,7 @@ async function marketAtHead(indexHeadTtlMs?: number, readHead: ReadHead = probeP
     readHead,
     maxIndexLagBlocks: 10,
     rules: marketRules(50_000, 86_400),
-    indexHeadTtlMs,
+    ...sharing,
   });
   return { ...index, db: drizzle(pglite), readMarket };
 }
@@ -46,8 +46,8 @@ describe("readMarket and the whale window", () => {
   });
 
   test("behavior: one read of the index head serves every request for indexHeadTtlMs, then it is read afresh", async () => {
-    const shared = await marketAtHead(3_600_000);
-    const fresh = await marketAtHead(0);
+    const shared = await marketAtHead({ indexHeadTtlMs: 3_600_000 });
+    const fresh = await marketAtHead({ indexHeadTtlMs: 0 });
     const first = await shared.readMarket();
     if (!first.ok) throw new Error(first.message);
     const headBlock = first.value.provenance.index?.headBlock;
@@ -67,7 +67,7 @@ describe("readMarket and the whale window", () => {
       headReads += 1;
       return probeProvider(provider, tag);
     };
-    const shared = await marketAtHead(3_600_000, counted);
+    const shared = await marketAtHead({ indexHeadTtlMs: 3_600_000 }, counted);
     await shared.syncHead();
     const [first, second] = await Promise.all([shared.readMarket(), shared.readMarket()]);
     const third = await shared.readMarket();
@@ -83,7 +83,7 @@ describe("readMarket and the whale window", () => {
 
     // Without a TTL each request pins the head anew: another reading, another answer object with the same figures.
     headReads = 0;
-    const fresh = await marketAtHead(0, counted);
+    const fresh = await marketAtHead({ indexHeadTtlMs: 0 }, counted);
     await fresh.syncHead();
     const a = await quoteTokenPrice(fresh.readMarket, "WETH");
     const b = await quoteTokenPrice(fresh.readMarket, "WETH");
@@ -91,6 +91,19 @@ describe("readMarket and the whale window", () => {
     expect(b).not.toBe(a);
     if (!a.ok || !b.ok) throw new Error("WETH could not be priced");
     expect(b.value.pools).toEqual(a.value.pools);
+  });
+
+  test("behavior: under one shared pin of the chain head, a new snapshot of the index is a new reading", async () => {
+    const market = await marketAtHead({ indexHeadTtlMs: 0, chainHeadTtlMs: 3_600_000 });
+    await market.syncHead();
+    const first = await market.readMarket();
+    await client.mine({ blocks: 1 });
+    await market.syncHead();
+    const second = await market.readMarket();
+    if (!first.ok || !second.ok) throw new Error("the market could not be read");
+    expect(second.value.provenance.observationBlock).toBe(first.value.provenance.observationBlock);
+    expect(second).not.toBe(first);
+    expect(second.value.provenance.index?.headBlock).toBeGreaterThan(first.value.provenance.index?.headBlock ?? Number.MAX_SAFE_INTEGER);
   });
 
   test("behavior: the whale window never reaches before the first indexed block, and says so exactly", async () => {
