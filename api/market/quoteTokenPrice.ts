@@ -2,7 +2,7 @@ import { failure, type Result, success } from "../errors";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import { describePool, priceDigits, routeOf, usdDigits } from "./describePool";
 import { type MarketSymbol, marketSymbols, pricedSymbolOf, resolveMarketSymbol } from "./marketSymbols";
-import { oncePerSnapshot } from "./oncePerSnapshot";
+import { oncePer } from "./oncePer";
 import type { TokenPrice } from "./priceTokens";
 import { compareRatio, formatRatio, type Ratio } from "./ratio";
 import type { MarketReading, ReadMarket } from "./readMarket";
@@ -41,19 +41,10 @@ export async function quoteTokenPrice(readMarket: ReadMarket, requested: string)
 }
 
 /** Answers of one snapshot by symbol: computed once per indexed block and symbol. */
-const answersOf = oncePerSnapshot(() => new Map<MarketSymbol, Result<Omit<TokenPriceResponse, "provenance">>>());
-
-const quotesByReading = new WeakMap<MarketReading, Map<MarketSymbol, Result<TokenPriceResponse>>>();
+const answersOf = oncePer((_: MarketSnapshot) => new Map<MarketSymbol, Result<Omit<TokenPriceResponse, "provenance">>>());
 
 /** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text, `sharedJson`). */
-function quotesOf(reading: MarketReading) {
-  let quotes = quotesByReading.get(reading);
-  if (!quotes) {
-    quotes = new Map();
-    quotesByReading.set(reading, quotes);
-  }
-  return quotes;
-}
+const quotesOf = oncePer((_: MarketReading) => new Map<MarketSymbol, Result<TokenPriceResponse>>());
 
 function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<TokenPriceResponse, "provenance">> {
   const pricedSymbol = pricedSymbolOf(symbol);

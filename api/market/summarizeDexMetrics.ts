@@ -2,7 +2,7 @@ import { type Result, success } from "../errors";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import type { DexMetricsResponse } from "./DexMetricsResponse";
 import { priceDigits, usdDigits } from "./describePool";
-import { oncePerSnapshot } from "./oncePerSnapshot";
+import { oncePer } from "./oncePer";
 import { addRatio, formatRatio, mulRatio, type Ratio } from "./ratio";
 import type { ReadMarket } from "./readMarket";
 
@@ -24,7 +24,7 @@ export async function summarizeDexMetrics(readMarket: ReadMarket): Promise<Resul
 }
 
 /** The summary of one snapshot, computed once however many requests read it. */
-const summaryOf = oncePerSnapshot((snapshot: MarketSnapshot): Omit<DexMetricsResponse, "provenance"> => {
+const summaryOf = oncePer((snapshot: MarketSnapshot): Omit<DexMetricsResponse, "provenance"> => {
   const usdPerBaseUnit = usdPerBaseUnitOf(snapshot);
   const totals = emptyTotals();
   const byDex = new Map<string, Totals>();
