@@ -18,7 +18,9 @@ export type AuthFailureGuard = {
   /**
    * Before `credential` is checked (a key looked up, a secret compared): a credential that passed
    * recently is admitted; any other takes one failure from `client`'s budget first (so concurrent
-   * guesses cannot all be checked), and is refused once the budget of this minute is spent.
+   * guesses cannot all be checked), and is refused once the budget of this minute is spent. Calls with
+   * a credential already being checked share that check's reservation: a client's first burst with a
+   * new key is not refused for its own concurrency.
    */
   admit(client: ClientRef, credential: string): Promise<Admission>;
   /** The credential was wrong: one failure from `client`'s budget, unless it was reserved at admission. */
@@ -32,7 +34,7 @@ export type CreateAuthFailureGuardParameters = {
   perMinute: number;
   /** How long a credential that passed stays admitted from a limited client. */
   trustMs?: number;
-  /** Most credentials remembered as passed; the one that passed longest ago is forgotten first. */
+  /** Most credentials remembered as passed (and as being checked); the one that passed longest ago is forgotten first. */
   maxRemembered?: number;
   now?: () => number;
 };
@@ -47,6 +49,12 @@ export type CreateAuthFailureGuardParameters = {
  * compared for equality, never shown: no MAC is needed, and the one-shot hash costs a fifth of an HMAC
  * on every call).
  */
+/**
+ * How long a reservation is shared with later calls of the same credential when its own check never
+ * reported (an error between admission and the check's end): after this, a call reserves again.
+ */
+const sharedReservationMs = 10_000;
+
 export function createAuthFailureGuard({
   perMinute,
   trustMs = 10 * 60_000,
@@ -58,26 +66,45 @@ export function createAuthFailureGuard({
   const fingerprint = (credential: string) => hash("sha256", salt + credential).slice(0, 32);
   /** Fingerprint → when it last passed, oldest first. */
   const passedAt = new Map<string, number>();
+  /** Fingerprint → when the reservation of its check in flight was taken, oldest first. */
+  const checking = new Map<string, number>();
+  const refusal = (msBeforeNext: number): Admission => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
 
   return {
     async admit(client, credential) {
       const id = fingerprint(credential);
       const lastPassed = passedAt.get(id);
       if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true, reserved: false, fingerprint: id };
+      const reservedAt = checking.get(id);
+      if (reservedAt !== undefined && now() - reservedAt < sharedReservationMs) {
+        // The same credential is being checked under a reservation (counted in the budget): this call
+        // shares it, and pays its own failure if the credential is wrong, unless the budget is overspent.
+        const used = await failures.get(client());
+        return used && used.consumedPoints > perMinute ? refusal(used.msBeforeNext) : { ok: true, reserved: false, fingerprint: id };
+      }
+      // Marked before the reservation is awaited, so the calls that arrive meanwhile share it.
+      checking.delete(id);
+      checking.set(id, now());
+      if (checking.size > maxRemembered) checking.delete(checking.keys().next().value as string);
       try {
         await failures.consume(client(), 1);
-        return { ok: true, reserved: true, fingerprint: id };
       } catch (rejection) {
+        checking.delete(id);
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        return refusal(rejection.msBeforeNext);
       }
+      return { ok: true, reserved: true, fingerprint: id };
     },
     async failed(client, admission) {
-      if (!admission.reserved) await failures.penalty(client(), 1);
+      if (admission.reserved) checking.delete(admission.fingerprint);
+      else await failures.penalty(client(), 1);
     },
     async passed(client, admission) {
-      if (admission.reserved) await failures.reward(client(), 1);
       const id = admission.fingerprint;
+      if (admission.reserved) {
+        checking.delete(id);
+        await failures.reward(client(), 1);
+      }
       passedAt.delete(id);
       passedAt.set(id, now());
       if (passedAt.size > maxRemembered) passedAt.delete(passedAt.keys().next().value as string);

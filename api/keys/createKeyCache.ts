@@ -32,8 +32,8 @@ export type CreateKeyCacheParameters = {
  * (`app.key_epoch`, moved by a trigger on every change to `api_key`): a cached key is used only while
  * an epoch read that started at most `maxStalenessMs` ago found the epoch unchanged; one older than
  * half of it is refreshed in the background. A moved epoch drops every cached key, and a load that
- * raced such a drop is not kept. Unknown secrets are never cached (the failed-authentication budget
- * bounds their lookups).
+ * raced such a drop is not kept, nor joined by a lookup after the drop. Unknown secrets are never cached
+ * (the failed-authentication budget bounds their lookups).
  */
 export function createKeyCache({
   db,
@@ -48,6 +48,12 @@ export function createKeyCache({
   /** Counts the drops, so a load that started before one is not kept. */
   let generation = 0;
   let inFlight: Promise<void> | undefined;
+  /**
+   * Store reads in flight by secret hash, with the generation they started in: a lookup of the same
+   * secret joins one of its own generation instead of reading again (a client's first burst with a new
+   * key, or repeats of one wrong key, read the store once). At most one per secret being looked up.
+   */
+  const loading = new Map<string, { generation: number; record: Promise<KeyRecord | undefined> }>();
 
   const drop = () => {
     entries.clear();
@@ -84,12 +90,20 @@ export function createKeyCache({
         entries.set(secretHash, cached);
         return cached;
       }
+      if (!trusted) return findKeyBySecretHash(db, secretHash);
+      const joined = loading.get(secretHash);
+      if (joined?.generation === generation) return joined.record;
       const loadedIn = generation;
-      const record = await findKeyBySecretHash(db, secretHash);
-      if (record && trusted && generation === loadedIn) {
-        entries.set(secretHash, record);
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-      }
+      const record = findKeyBySecretHash(db, secretHash).then((found) => {
+        if (found && generation === loadedIn) {
+          entries.set(secretHash, found);
+          if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+        }
+        return found;
+      });
+      loading.set(secretHash, { generation: loadedIn, record });
+      const clear = () => loading.get(secretHash)?.record === record && loading.delete(secretHash);
+      record.then(clear, clear);
       return record;
     },
     invalidate: drop,

@@ -67,6 +67,16 @@ describe.each(backendNames)("failed authentications on %s", (backendName) => {
     expect((await self(fresh, "198.51.100.10", generateApiKey("test"))).status).toBe(429);
   });
 
+  test("behavior: 50 concurrent first calls with a good key from one address are all answered (one check's reservation, shared); 50 with one wrong key are all 401 and spend the address's budget", async () => {
+    const app = keyedApp(20);
+    const first = await Promise.all(Array.from({ length: 50 }, () => self(app, "198.51.100.20", goodKey)));
+    expect(first.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const wrongKey = generateApiKey("test");
+    const wrong = await Promise.all(Array.from({ length: 50 }, () => self(app, "198.51.100.21", wrongKey)));
+    expect(wrong.map((r) => r.status)).toEqual(Array(50).fill(401));
+    expect((await self(app, "198.51.100.21", generateApiKey("test"))).status).toBe(429);
+  });
+
   test("behavior: a key in use still works from a limited address; one this process has not seen pass waits like any other", async () => {
     const app = keyedApp(3);
     for (let n = 0; n < 3; n += 1) expect((await self(app, "198.51.100.3", generateApiKey("test"))).status).toBe(401);

@@ -115,4 +115,40 @@ describe("createAuthFailureGuard", () => {
     await g.failed(counted, granted(await g.admit(counted, guess(1))));
     expect(asked).toBe(1);
   });
+
+  test("concurrent calls with a credential being checked share its reservation: a first burst of a good key is admitted whole", async () => {
+    const { guard: g } = guard(2);
+    const burst = await Promise.all(Array.from({ length: 10 }, () => g.admit(client, goodKey)));
+    expect(burst.every((a) => a.ok)).toBe(true);
+    expect(burst.filter((a) => a.ok && a.reserved)).toHaveLength(1);
+    for (const a of burst) await g.passed(client, granted(a));
+    // The one reservation was given back: the whole budget is left for other credentials.
+    expect(await g.admit(client, guess(1))).toMatchObject({ ok: true, reserved: true });
+    expect(await g.admit(client, guess(2))).toMatchObject({ ok: true, reserved: true });
+    expect((await g.admit(client, guess(3))).ok).toBe(false);
+  });
+
+  test("each call that shared the reservation of a wrong credential pays its own failure", async () => {
+    const { guard: g } = guard(3);
+    const burst = [granted(await g.admit(client, guess(1))), granted(await g.admit(client, guess(1)))];
+    expect(burst.map((a) => a.reserved)).toEqual([true, false]);
+    for (const a of burst) await g.failed(client, a);
+    expect(await g.admit(client, guess(2))).toMatchObject({ ok: true, reserved: true });
+    expect((await g.admit(client, guess(3))).ok).toBe(false);
+  });
+
+  test("distinct guesses never share: each reserves, and a client whose budget is overspent is refused even for the credential being checked", async () => {
+    const { guard: g } = guard(1);
+    granted(await g.admit(client, guess(1)));
+    expect((await g.admit(client, guess(2))).ok).toBe(false);
+    expect(await g.admit(client, guess(1))).toEqual({ ok: false, retryAfterSeconds: 60 });
+  });
+
+  test("a reservation whose check never reported is shared for 10 s only", async () => {
+    const { guard: g, advance } = guard(5);
+    granted(await g.admit(client, goodKey));
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+    advance(10_000);
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: true });
+  });
 });

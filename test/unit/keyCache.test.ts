@@ -33,6 +33,46 @@ async function changeUnannounced(keyId: string, tier: KeyRecord["tier"]) {
 }
 
 describe("createKeyCache", () => {
+  /** A cache over the store whose `select`s are counted (the key lookups; the epoch is read at `at` first). */
+  async function countingCache(at: number) {
+    const reads = { count: 0 };
+    const db = new Proxy(store.db, {
+      get(target, property, receiver) {
+        if (property === "select") reads.count += 1;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const cache = createKeyCache({ db, maxStalenessMs: 1000, now: () => at });
+    await cache.find((await newKey()).secretHash);
+    reads.count = 0;
+    return { cache, reads };
+  }
+
+  test("behavior: concurrent lookups of one secret not in memory read the store once, a known key and an unknown one alike", async () => {
+    const key = await newKey();
+    const { cache, reads } = await countingCache(5_000_000);
+    const found = await Promise.all(Array.from({ length: 10 }, () => cache.find(key.secretHash)));
+    expect(found.map((r) => r?.id)).toEqual(Array(10).fill(key.id));
+    expect(reads.count).toBe(1);
+    const unknown = await Promise.all(Array.from({ length: 10 }, () => cache.find("cache-hash-never-issued")));
+    expect(unknown).toEqual(Array(10).fill(undefined));
+    expect(reads.count).toBe(2);
+    // Not cached: the next lookup of the unknown secret reads again.
+    await cache.find("cache-hash-never-issued");
+    expect(reads.count).toBe(3);
+  });
+
+  test("behavior: a lookup after a drop does not join a read that started before it", async () => {
+    const key = await newKey();
+    const { cache, reads } = await countingCache(6_000_000);
+    const before = cache.find(key.secretHash);
+    cache.invalidate();
+    const after = cache.find(key.secretHash);
+    expect((await before)?.id).toBe(key.id);
+    expect((await after)?.id).toBe(key.id);
+    expect(reads.count).toBe(2);
+  });
+
   test("behavior: a key is read from the store once, then from memory while the epoch stands", async () => {
     const key = await newKey();
     const cache = createKeyCache({ db: store.db });
