@@ -12,14 +12,18 @@
  *    answers carry no index provenance.
  * The PRO key's per-minute limit is raised with TIER_RATE_LIMITS (still checked on every call), since
  * the plan's 1,200 a minute is below 1,000 a second.
+ * BENCH_REPLICA=1 (with DATABASE_URL): the route is served by an API replica (`ponder serve`, a process
+ * of its own, as `npm run start:cluster` runs them) instead of the indexer's process; keys are still
+ * bought from the indexer's process, over the same Postgres app store.
  * BENCH_ROUTE replaces the route (default `marketRoute`); the load: bench/loadSettings.ts
  * (BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (`--cpu-prof`). Last line: one JSON object.
  */
 
+import { randomBytes } from "node:crypto";
 import { createPublicClient, http } from "viem";
 import { readManifest } from "../devnet/manifest";
 import { createThrowawayDatabase } from "../test/support/postgres";
-import { type RunningService, startService, waitForJson } from "../test/support/startService";
+import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
 import { buyKey } from "./buyKey";
 import { keyOf, loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
@@ -32,25 +36,37 @@ const marketRoute = "/v1/token/price/WETH";
 const route = process.env.BENCH_ROUTE || marketRoute;
 const { duration, connections, rounds, rateSeconds, rateConnections, cpuProfileDir } = loadSettings;
 const databaseUrl = process.env.DATABASE_URL || undefined;
+const onReplica = process.env.BENCH_REPLICA === "1";
+if (onReplica && !databaseUrl)
+  throw new Error("BENCH_REPLICA=1 needs DATABASE_URL: a replica reads the index and the app store from Postgres");
 /** 100,000 a second: far above what one machine serves, so no answer is a 429, yet every call is counted. */
 const benchProRatePerMinute = 6_000_000;
 
 const bare = await startBareHono();
 const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
 let service: RunningService | undefined;
+let replica: RunningService | undefined;
 let sampler: { stop(): Promise<number | null> } | undefined;
 try {
-  service = await startService({
+  const env = {
     TIER_RATE_LIMITS: `PRO=${benchProRatePerMinute}`,
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
-  });
+    // One pepper for both processes, so a key bought from one is known to the other.
+    ...(onReplica ? { API_KEY_PEPPER: randomBytes(32).toString("hex") } : {}),
+  };
+  service = await startService(env);
   await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+  if (onReplica) {
+    replica = await startReplica(service, env);
+    await waitForJson(`${replica.baseUrl}/ready`, (status) => status === 200, 60_000, replica);
+  }
   const manifest = readManifest(service.manifestPath);
   // A key for each run (warm-up, rounds, the fixed rate: `keyOf`), each bought by another devnet user.
-  const { baseUrl } = service;
-  const apiKeys = await Promise.all(Array.from({ length: rounds + 2 }, (_, user) => buyKey(baseUrl, manifest, "PRO", user)));
-  const keyed = (run: number) => ({ url: `${baseUrl}${route}`, headers: { "x-api-key": keyOf(apiKeys, run) } });
+  const sellerUrl = service.baseUrl;
+  const apiKeys = await Promise.all(Array.from({ length: rounds + 2 }, (_, user) => buyKey(sellerUrl, manifest, "PRO", user)));
+  const servedFrom = (replica ?? service).baseUrl;
+  const keyed = (run: number) => ({ url: `${servedFrom}${route}`, headers: { "x-api-key": keyOf(apiKeys, run) } });
   const first = await fetch(keyed(0).url, { headers: keyed(0).headers });
   if (first.status !== 200) {
     throw new Error(
@@ -80,7 +96,7 @@ try {
   const freshness = await sampler.stop();
   sampler = undefined;
   console.log(
-    `backend: ${database ? "Postgres" : "PGlite"}${process.env.REDIS_URL ? " + Redis" : ""}; ${connections} connections, ${duration} s runs, ${rounds} rounds (medians)`,
+    `backend: ${database ? "Postgres" : "PGlite"}${process.env.REDIS_URL ? " + Redis" : ""}, served by ${replica ? "an API replica" : "the indexer's process"}; ${connections} connections, ${duration} s runs, ${rounds} rounds (medians)`,
   );
   console.log(
     JSON.stringify({
@@ -90,6 +106,7 @@ try {
       bareHonoP99MsAt1000rps: fixedBare.p99Ms,
       route,
       backend: database ? "postgres" : "pglite",
+      servedBy: replica ? "replica" : "indexer",
       rateLimits: process.env.REDIS_URL ? "redis" : "memory",
       bareHonoRps: Math.round(median(bareRps)),
       routeRps: Math.round(median(routeRps)),
@@ -97,6 +114,7 @@ try {
   );
 } finally {
   await sampler?.stop();
+  await replica?.stop();
   await service?.stop();
   await database?.drop();
   await bare.stop();
