@@ -6,7 +6,15 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
  * advance, given back if the credential passes; `fingerprint`: the credential as the guard remembers
  * it); when not, how long its client must wait.
  */
-export type Admission = { ok: true; reserved: boolean; fingerprint: string } | { ok: false; retryAfterSeconds: number };
+export type Admission =
+  | {
+      ok: true;
+      reserved: boolean;
+      fingerprint: string;
+      /** Where a reservation is remembered (the client's bucket and the fingerprint), for the calls that share it. */
+      reservation?: string;
+    }
+  | { ok: false; retryAfterSeconds: number };
 
 /** An admitted credential. */
 export type Admitted = Extract<Admission, { ok: true }>;
@@ -18,9 +26,9 @@ export type AuthFailureGuard = {
   /**
    * Before `credential` is checked (a key looked up, a secret compared): a credential that passed
    * recently is admitted; any other takes one failure from `client`'s budget first (so concurrent
-   * guesses cannot all be checked), and is refused once the budget of this minute is spent. Calls with
-   * a credential already being checked share that check's reservation: a client's first burst with a
-   * new key is not refused for its own concurrency.
+   * guesses cannot all be checked), and is refused once the budget of this minute is spent. Calls from
+   * the same client with a credential already being checked share that check's reservation: a client's
+   * first burst with a new key is not refused for its own concurrency.
    */
   admit(client: ClientRef, credential: string): Promise<Admission>;
   /** The credential was wrong: one failure from `client`'s budget, unless it was reserved at admission. */
@@ -40,6 +48,12 @@ export type CreateAuthFailureGuardParameters = {
 };
 
 /**
+ * How long a reservation is shared with later calls of the same credential when its own check never
+ * reported (an error between admission and the check's end): after this, a call reserves again.
+ */
+const sharedReservationMs = 10_000;
+
+/**
  * The failed-authentication budget per client address (its hashed bucket), in process memory. A
  * client that spent it gets 429 for every credential this process has not seen pass in the last
  * `trustMs` (10 minutes), before the credential is even checked: a neighbour behind the same address
@@ -49,12 +63,6 @@ export type CreateAuthFailureGuardParameters = {
  * compared for equality, never shown: no MAC is needed, and the one-shot hash costs a fifth of an HMAC
  * on every call).
  */
-/**
- * How long a reservation is shared with later calls of the same credential when its own check never
- * reported (an error between admission and the check's end): after this, a call reserves again.
- */
-const sharedReservationMs = 10_000;
-
 export function createAuthFailureGuard({
   perMinute,
   trustMs = 10 * 60_000,
@@ -66,43 +74,56 @@ export function createAuthFailureGuard({
   const fingerprint = (credential: string) => hash("sha256", salt + credential).slice(0, 32);
   /** Fingerprint → when it last passed, oldest first. */
   const passedAt = new Map<string, number>();
-  /** Fingerprint → when the reservation of its check in flight was taken, oldest first. */
-  const checking = new Map<string, number>();
+  /**
+   * Client bucket and fingerprint → the admission that reserved a failure for its check in flight,
+   * and when, oldest first: only calls from the same client with the same credential share it.
+   */
+  const checking = new Map<string, { owner: Admitted; at: number }>();
   const refusal = (msBeforeNext: number): Admission => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
+  /** The check of `admission` has reported: its reservation is no longer shared (unless a later one replaced it). */
+  const settle = (admission: Admitted) => {
+    const key = admission.reservation;
+    if (key !== undefined && checking.get(key)?.owner === admission) checking.delete(key);
+  };
 
   return {
     async admit(client, credential) {
       const id = fingerprint(credential);
       const lastPassed = passedAt.get(id);
       if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true, reserved: false, fingerprint: id };
-      const reservedAt = checking.get(id);
-      if (reservedAt !== undefined && now() - reservedAt < sharedReservationMs) {
-        // The same credential is being checked under a reservation (counted in the budget): this call
-        // shares it, and pays its own failure if the credential is wrong, unless the budget is overspent.
-        const used = await failures.get(client());
-        return used && used.consumedPoints > perMinute ? refusal(used.msBeforeNext) : { ok: true, reserved: false, fingerprint: id };
+      const bucket = client();
+      const reservation = `${bucket}:${id}`;
+      const inFlight = checking.get(reservation);
+      if (inFlight !== undefined && now() - inFlight.at < sharedReservationMs) {
+        // The same client's same credential is being checked under a reservation (counted in its budget):
+        // this call shares it, and pays its own failure if the credential is wrong, unless the budget is
+        // overspent. A window that has ended (its record not yet swept) counts as nothing used.
+        const used = await failures.get(bucket);
+        const overspent = used !== null && used.msBeforeNext > 0 && used.consumedPoints > perMinute;
+        return overspent ? refusal(used.msBeforeNext) : { ok: true, reserved: false, fingerprint: id };
       }
-      // Marked before the reservation is awaited, so the calls that arrive meanwhile share it.
-      checking.delete(id);
-      checking.set(id, now());
+      const admitted: Admitted = { ok: true, reserved: true, fingerprint: id, reservation };
+      // Remembered before the reservation is awaited, so the calls that arrive meanwhile share it.
+      checking.delete(reservation);
+      checking.set(reservation, { owner: admitted, at: now() });
       if (checking.size > maxRemembered) checking.delete(checking.keys().next().value as string);
       try {
-        await failures.consume(client(), 1);
+        await failures.consume(bucket, 1);
       } catch (rejection) {
-        checking.delete(id);
+        settle(admitted);
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         return refusal(rejection.msBeforeNext);
       }
-      return { ok: true, reserved: true, fingerprint: id };
+      return admitted;
     },
     async failed(client, admission) {
-      if (admission.reserved) checking.delete(admission.fingerprint);
+      if (admission.reserved) settle(admission);
       else await failures.penalty(client(), 1);
     },
     async passed(client, admission) {
       const id = admission.fingerprint;
       if (admission.reserved) {
-        checking.delete(id);
+        settle(admission);
         await failures.reward(client(), 1);
       }
       passedAt.delete(id);

@@ -32,8 +32,9 @@ export type CreateKeyCacheParameters = {
  * (`app.key_epoch`, moved by a trigger on every change to `api_key`): a cached key is used only while
  * an epoch read that started at most `maxStalenessMs` ago found the epoch unchanged; one older than
  * half of it is refreshed in the background. A moved epoch drops every cached key, and a load that
- * raced such a drop is not kept, nor joined by a lookup after the drop. Unknown secrets are never cached
- * (the failed-authentication budget bounds their lookups).
+ * raced such a drop is not kept, nor joined by a lookup after the drop. Unknown secrets are never cached:
+ * the failed-authentication budget bounds the distinct ones a client tries, and concurrent lookups of
+ * one secret join one read.
  */
 export function createKeyCache({
   db,
@@ -49,11 +50,12 @@ export function createKeyCache({
   let generation = 0;
   let inFlight: Promise<void> | undefined;
   /**
-   * Store reads in flight by secret hash, with the generation they started in: a lookup of the same
-   * secret joins one of its own generation instead of reading again (a client's first burst with a new
-   * key, or repeats of one wrong key, read the store once). At most one per secret being looked up.
+   * Store reads in flight by secret hash, with the generation and time they started in: a lookup of the
+   * same secret joins one of its own generation that started at most `maxStalenessMs` ago instead of
+   * reading again (a client's first burst with a new key, or repeats of one wrong key, read the store
+   * once; a read that hangs is not joined for longer). At most one per secret being looked up.
    */
-  const loading = new Map<string, { generation: number; record: Promise<KeyRecord | undefined> }>();
+  const loading = new Map<string, { generation: number; startedAt: number; record: Promise<KeyRecord | undefined> }>();
 
   const drop = () => {
     entries.clear();
@@ -92,7 +94,7 @@ export function createKeyCache({
       }
       if (!trusted) return findKeyBySecretHash(db, secretHash);
       const joined = loading.get(secretHash);
-      if (joined?.generation === generation) return joined.record;
+      if (joined?.generation === generation && now() - joined.startedAt <= maxStalenessMs) return joined.record;
       const loadedIn = generation;
       const record = findKeyBySecretHash(db, secretHash).then((found) => {
         if (found && generation === loadedIn) {
@@ -101,7 +103,7 @@ export function createKeyCache({
         }
         return found;
       });
-      loading.set(secretHash, { generation: loadedIn, record });
+      loading.set(secretHash, { generation: loadedIn, startedAt: now(), record });
       const clear = () => loading.get(secretHash)?.record === record && loading.delete(secretHash);
       record.then(clear, clear);
       return record;

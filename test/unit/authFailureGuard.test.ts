@@ -144,11 +144,28 @@ describe("createAuthFailureGuard", () => {
     expect(await g.admit(client, guess(1))).toEqual({ ok: false, retryAfterSeconds: 60 });
   });
 
-  test("a reservation whose check never reported is shared for 10 s only", async () => {
+  test("a reservation whose check never reported is shared for 10 s only; its late report leaves the next one shared", async () => {
     const { guard: g, advance } = guard(5);
-    granted(await g.admit(client, goodKey));
+    const unreported = granted(await g.admit(client, goodKey));
+    advance(9_999);
     expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
-    advance(10_000);
-    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: true });
+    advance(1);
+    const next = granted(await g.admit(client, goodKey));
+    expect(next).toMatchObject({ ok: true, reserved: true });
+    await g.failed(client, unreported);
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+    await g.passed(client, next);
+  });
+
+  test("a reservation is shared only by its own client: another address presenting the credential reserves from its own budget", async () => {
+    const { guard: g } = guard(2);
+    granted(await g.admit(client, goodKey));
+    for (const n of [1, 2]) await g.failed(neighbour, granted(await g.admit(neighbour, guess(n))));
+    // The neighbour's budget is spent: the credential the client is checking does not let it through.
+    expect((await g.admit(neighbour, goodKey)).ok).toBe(false);
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+    const { guard: fresh } = guard(2);
+    granted(await fresh.admit(client, goodKey));
+    expect(await fresh.admit(neighbour, goodKey)).toMatchObject({ ok: true, reserved: true });
   });
 });
