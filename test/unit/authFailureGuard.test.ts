@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { type Admission, createAuthFailureGuard } from "../../api/access/createAuthFailureGuard";
 
 const client = () => "198.51.100.7";
@@ -167,5 +167,50 @@ describe("createAuthFailureGuard", () => {
     const { guard: fresh } = guard(2);
     granted(await fresh.admit(client, goodKey));
     expect(await fresh.admit(neighbour, goodKey)).toMatchObject({ ok: true, reserved: true });
+  });
+
+  test("once its check reports, a credential's next call reserves again: after a wrong answer, a refusal, or a pass that is no longer trusted", async () => {
+    const { guard: g, advance } = guard(5, { trustMs: 1 });
+    await g.failed(client, granted(await g.admit(client, guess(1))));
+    expect(await g.admit(client, guess(1))).toMatchObject({ ok: true, reserved: true });
+    await g.passed(client, granted(await g.admit(client, goodKey)));
+    advance(1);
+    expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: true });
+  });
+
+  test("a budget spent exactly by reservations in flight still lets their own credentials' calls share them", async () => {
+    const { guard: g } = guard(2);
+    granted(await g.admit(client, guess(1)));
+    granted(await g.admit(client, guess(2)));
+    expect(await g.admit(client, guess(1))).toMatchObject({ ok: true, reserved: false });
+    expect((await g.admit(client, guess(3))).ok).toBe(false);
+  });
+
+  test("a budget window that has ended, though its record is not yet swept, does not refuse a call sharing a reservation", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { guard: g } = guard(1);
+      granted(await g.admit(client, goodKey));
+      expect((await g.admit(client, guess(1))).ok).toBe(false);
+      expect((await g.admit(client, goodKey)).ok).toBe(false);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("at most maxRemembered reservations are remembered for sharing, the one taken longest ago forgotten first", async () => {
+    const { guard: g, advance } = guard(10, { maxRemembered: 2 });
+    const [a, b, c] = ["svc_live_a", "svc_live_b", "svc_live_c"];
+    granted(await g.admit(client, a));
+    advance(10_000);
+    granted(await g.admit(client, b));
+    // a's reservation expired unreported: its next call reserves anew and becomes the newest.
+    expect(await g.admit(client, a)).toMatchObject({ ok: true, reserved: true });
+    expect(await g.admit(client, b)).toMatchObject({ ok: true, reserved: false });
+    granted(await g.admit(client, c));
+    expect(await g.admit(client, a)).toMatchObject({ ok: true, reserved: false });
+    expect(await g.admit(client, b)).toMatchObject({ ok: true, reserved: true });
   });
 });
