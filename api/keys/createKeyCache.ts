@@ -85,14 +85,14 @@ export function createKeyCache({
       if (age() > maxStalenessMs) await poll();
       // A poll joined in flight may have started too early: then this lookup reads the store itself.
       const trusted = age() <= maxStalenessMs;
-      if (trusted && age() > maxStalenessMs / 2) poll().catch(() => {});
-      const cached = trusted ? entries.get(secretHash) : undefined;
+      if (!trusted) return findKeyBySecretHash(db, secretHash);
+      if (age() > maxStalenessMs / 2) poll().catch(() => {});
+      const cached = entries.get(secretHash);
       if (cached) {
         entries.delete(secretHash);
         entries.set(secretHash, cached);
         return cached;
       }
-      if (!trusted) return findKeyBySecretHash(db, secretHash);
       const joined = loading.get(secretHash);
       if (joined?.generation === generation && now() - joined.startedAt <= maxStalenessMs) return joined.record;
       const loadedIn = generation;

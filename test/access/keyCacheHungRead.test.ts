@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateId } from "../../api/keys/apiKeyFormat";
 import { createKeyCache } from "../../api/keys/createKeyCache";
 import { insertKey } from "../../api/store/keyQueries";
+import { countSelects } from "../support/countSelects";
 import { type Backend, backendNames, openBackend } from "./support";
 
 /** Postgres only: a read held up for real needs a second connection holding a table lock. */
@@ -30,13 +31,7 @@ describe.each(backendNames.filter((name) => name === "postgres"))("the key cache
 
   test("behavior: a lookup does not join a store read that started more than maxStalenessMs ago: it reads again", async () => {
     const [known, held] = [await newKey(1), await newKey(2)];
-    let selects = 0;
-    const db = new Proxy(backend.store.db, {
-      get(target, property, receiver) {
-        if (property === "select") selects += 1;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { db, reads } = countSelects(backend.store.db);
     let at = 1_000_000;
     const cache = createKeyCache({ db, maxStalenessMs: 1000, now: () => at });
     await cache.find(known.secretHash);
@@ -55,7 +50,7 @@ describe.each(backendNames.filter((name) => name === "postgres"))("the key cache
       await released;
     });
     await lockTaken;
-    selects = 0;
+    reads.count = 0;
     const first = cache.find(held.secretHash);
     at += 400;
     const joined = cache.find(held.secretHash);
@@ -64,10 +59,10 @@ describe.each(backendNames.filter((name) => name === "postgres"))("the key cache
     const second = cache.find(held.secretHash);
     // The second read is issued once the epoch read returns; a lookup that joined instead never issues one
     // (then the wait gives up after 10 s, and the count below fails).
-    for (let waited = 0; selects < 3 && waited < 1000; waited++) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; reads.count < 3 && waited < 1000; waited++) await new Promise((r) => setTimeout(r, 10));
     release();
     await holder;
     expect((await Promise.all([first, joined, second])).map((k) => k?.id)).toEqual([held.id, held.id, held.id]);
-    expect(selects).toBe(3);
+    expect(reads.count).toBe(3);
   });
 });

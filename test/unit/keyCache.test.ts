@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { describe, expect, test } from "vitest";
 import { createKeyCache } from "../../api/keys/createKeyCache";
 import { insertKey, type KeyRecord } from "../../api/store/keyQueries";
+import { countSelects } from "../support/countSelects";
 import { fileAppStore } from "../support/fileAppStore";
 
 // PGlite: its one queued connection makes a query a barrier behind the cache's background epoch read.
@@ -35,13 +36,7 @@ async function changeUnannounced(keyId: string, tier: KeyRecord["tier"]) {
 describe("createKeyCache", () => {
   /** A cache over the store whose `select`s are counted (the key lookups; the epoch is read at `at` first). */
   async function countingCache(at: number) {
-    const reads = { count: 0 };
-    const db = new Proxy(store.db, {
-      get(target, property, receiver) {
-        if (property === "select") reads.count += 1;
-        return Reflect.get(target, property, receiver);
-      },
-    });
+    const { db, reads } = countSelects(store.db);
     const cache = createKeyCache({ db, maxStalenessMs: 1000, now: () => at });
     await cache.find((await newKey()).secretHash);
     reads.count = 0;
