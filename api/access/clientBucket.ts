@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { requestHeader } from "../http/requestHeader";
 import { clientAddressKey } from "./clientAddressKey";
 
 /**
@@ -12,8 +13,9 @@ import { clientAddressKey } from "./clientAddressKey";
  */
 export function clientBucket({ ipHeader }: { ipHeader?: string } = {}): (c: Context) => string {
   const salt = randomBytes(32);
+  const forwardedFor = ipHeader?.toLowerCase();
   return (c) => {
-    const address = (ipHeader ? c.req.header(ipHeader)?.split(",").at(-1)?.trim() : undefined) || remoteAddress(c);
+    const address = (forwardedFor ? requestHeader(c, forwardedFor)?.split(",").at(-1)?.trim() : undefined) || remoteAddress(c);
     return address ? createHmac("sha256", salt).update(clientAddressKey(address)).digest("hex").slice(0, 32) : "all-clients";
   };
 }

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { requestHeader } from "../http/requestHeader";
 
 /** What a request presents in its headers (never its URL). */
 export type PresentedCredential =
@@ -19,9 +20,9 @@ export type PresentedCredential =
  * must agree), else the marketplace gateway's `x-gateway-key` with its proxy headers.
  */
 export function readCredential(c: Context): PresentedCredential {
-  const header = (name: string) => c.req.header(name)?.trim() || null;
+  const header = (name: string) => requestHeader(c, name)?.trim() || null;
   const apiKey = header("x-api-key");
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(requestHeader(c, "authorization") ?? "")?.[1] ?? null;
   if (apiKey && bearer && apiKey !== bearer) return { kind: "conflicting" };
   const rawKey = apiKey ?? bearer;
   if (rawKey) return { kind: "apiKey", rawKey };

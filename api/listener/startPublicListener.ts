@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
+import { rememberNodeRequest } from "../http/requestHeader";
 
 /** What the listener serves: a Hono app, or anything with its `fetch`. */
 export type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Promise<Response> };
@@ -25,7 +26,12 @@ export type PublicListener = {
 export function startPublicListener({ host, port, app }: StartPublicListenerParameters): Promise<PublicListener> {
   let current = app;
   let closing: Promise<void> | undefined;
-  const server = createAdaptorServer({ fetch: (request, env) => current.fetch(request, env as HttpBindings) }) as Server;
+  const server = createAdaptorServer({
+    fetch: (request, env) => {
+      rememberNodeRequest(request, (env as HttpBindings).incoming);
+      return current.fetch(request, env as HttpBindings);
+    },
+  }) as Server;
   const listener: PublicListener = {
     use(next) {
       current = next;
