@@ -10,6 +10,7 @@ import { requireApiKey } from "../access/requireApiKey";
 import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
 import { jsonBody } from "../http/jsonBody";
+import { type ParameterSchemas, validateParameters } from "../http/validateParameters";
 import { servedCounter } from "../stats/counterNames";
 import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
@@ -67,9 +68,20 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
   ];
 }
 
-/** Mounts routes on `app` behind the middleware their definitions ask for (`createAccessChain`); the route's own schemas validate params, query and body before its handler runs. */
+/**
+ * Mounts routes on `app` behind the middleware their definitions ask for (`createAccessChain`); the
+ * route's own schemas validate params and query (`validateParameters`), then the body (zod-openapi's
+ * validator), before its handler runs. The OpenAPI document lists each route as defined.
+ */
 export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: AccessChain): MountRoute {
   return (route, handler) => {
-    app.openapi({ ...route.openapi, middleware: accessChain(route) }, handler as never);
+    const { hide, ...documented } = route.openapi;
+    const { params, query, ...validatedByZodOpenApi } = documented.request as ParameterSchemas & Record<string, unknown>;
+    if (!hide) app.openAPIRegistry.registerPath(documented);
+    const parameters = params || query ? [validateParameters({ params, query })] : [];
+    app.openapi(
+      { ...documented, request: validatedByZodOpenApi, hide: true, middleware: [...accessChain(route), ...parameters] },
+      handler as never,
+    );
   };
 }
