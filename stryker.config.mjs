@@ -55,6 +55,11 @@
  * api/keys/challenges.ts, which these and the purchase service share. The devnet tests
  * (test/access/freeKey.test.ts, purchase.test.ts, intentLimits.test.ts) still cover the routes' wiring.
  *
+ * Included with their fast tests: api/http/requestHeader.ts (test/unit/requestHeader.test.ts: raw HTTP
+ * requests to our Node listener on a loopback port, repeated header lines, an MCP-style request made in
+ * the app), which reads the credential headers, and api/http/validateParameters.ts
+ * (test/unit/validateParameters.test.ts), which validates every route's path and query parameters.
+ *
  * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
  *
@@ -225,6 +230,8 @@ export default {
   cleanTempDir: "always",
   mutate: [
     "api/access/readCredential.ts",
+    "api/http/requestHeader.ts",
+    "api/http/validateParameters.ts",
     "api/access/rejectQueryCredentials.ts",
     "api/access/clientAddressKey.ts",
     "api/access/createAuthFailureGuard.ts",
