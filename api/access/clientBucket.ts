@@ -13,9 +13,8 @@ import { clientAddressKey } from "./clientAddressKey";
  */
 export function clientBucket({ ipHeader }: { ipHeader?: string } = {}): (c: Context) => string {
   const salt = randomBytes(32);
-  const forwardedFor = ipHeader?.toLowerCase();
   return (c) => {
-    const address = (forwardedFor ? requestHeader(c, forwardedFor)?.split(",").at(-1)?.trim() : undefined) || remoteAddress(c);
+    const address = (ipHeader ? requestHeader(c, ipHeader)?.split(",").at(-1)?.trim() : undefined) || remoteAddress(c);
     return address ? createHmac("sha256", salt).update(clientAddressKey(address)).digest("hex").slice(0, 32) : "all-clients";
   };
 }

@@ -11,7 +11,9 @@ export type ParameterSchemas = { params?: z.ZodType; query?: z.ZodType };
  * a refusal is `validationHook`'s 400. It stands in for zod-openapi's validators of the two (which
  * parse asynchronously, and first read the request's Content-Type, building its WHATWG `Headers`),
  * so a metered GET is validated without either cost (docs/operations.md#the-market-route). The handler
- * reads the result with `c.req.valid("param")` and `c.req.valid("query")` as before.
+ * reads the result with `c.req.valid("param")` and `c.req.valid("query")` as before. The schemas must
+ * parse synchronously (no async refinement or transform: zod throws on one, a 500), as every one in the
+ * route table does (test/api/routeTable.test.ts).
  */
 export function validateParameters({ params, query }: ParameterSchemas): MiddlewareHandler<AccessEnv> {
   return async function validateParameters(c, next) {
@@ -24,8 +26,9 @@ export function validateParameters({ params, query }: ParameterSchemas): Middlew
 /** `value` as `schema` parses it, or the 400 `validationHook` throws for it. */
 function parsed(c: Context<AccessEnv>, schema: z.ZodType, target: "param" | "query", value: unknown): object {
   const result = schema.safeParse(value);
+  if (result.success) return result.data as object;
   validationHook({ ...result, target, data: value } as Parameters<typeof validationHook>[0], c);
-  return result.data as object;
+  throw result.error;
 }
 
 /** Each query parameter's value, or its values when it is repeated (what Hono's validator passes). */

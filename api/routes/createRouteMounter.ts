@@ -1,4 +1,4 @@
-import type { OpenAPIHono, RouteHandler } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
@@ -25,7 +25,6 @@ export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHan
 /** The middleware a route's definition asks for, in order, before its own schemas and handler run. */
 export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[];
 
-/**
 /**
  * The middleware of a route, in this order: the served counter (it sees the final status, after any
  * x402 settlement), the access policy (credential, rate limit; on a payable route with an x402 price
@@ -76,9 +75,10 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
 export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: AccessChain): MountRoute {
   return (route, handler) => {
     const { hide, ...documented } = route.openapi;
-    const { params, query, ...validatedByZodOpenApi } = documented.request as ParameterSchemas & Record<string, unknown>;
+    const { params, query, ...validatedByZodOpenApi }: ParameterSchemas & RouteConfig["request"] = documented.request;
     if (!hide) app.openAPIRegistry.registerPath(documented);
     const parameters = params || query ? [validateParameters({ params, query })] : [];
+    // Mounted without its parameters (validated above), so kept out of the document: registered whole just before.
     app.openapi(
       { ...documented, request: validatedByZodOpenApi, hide: true, middleware: [...accessChain(route), ...parameters] },
       handler as never,

@@ -29,6 +29,20 @@ const operations = (doc: Document) =>
   Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
 
 describe("GET /v1/openapi.json", () => {
+  test("behavior: routes list their path and query parameters (mounted without them, validated by validateParameters), and the access chain answers before them", async () => {
+    const doc = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    };
+    const parameters = (path: string) => doc.paths[path]?.get?.parameters?.map((p) => `${p.in}:${p.name}`).sort();
+    expect(parameters("/v1/audit/{address}")).toEqual(["path:address"]);
+    expect(parameters("/v1/token/price/{symbol}")).toEqual(["path:symbol"]);
+    expect(parameters("/v1/stats")).toEqual(["query:bucket", "query:days"]);
+    // A bad address without a credential is refused by the access policy (402), not by the validator (400).
+    const unpaid = await app.request("/v1/audit/0xzz");
+    expect(unpaid.status).toBe(402);
+    expect(await unpaid.json()).toMatchObject({ error: "PAYMENT_REQUIRED" });
+  });
+
   test("default: OpenAPI 3.1.0 of API version 2.2.0, with JSON schemas for the records, also at /openapi.json", async () => {
     const doc = await fetchDocument();
     expect(doc.openapi).toBe("3.1.0");

@@ -6,16 +6,15 @@ import { afterAll, describe, expect, test } from "vitest";
 const root = resolve(import.meta.dirname, "../..");
 
 describe("vite.config.ts", () => {
-  // PGLITE_DIR's default is .ponder/pglite; test-output/ is an ordinary directory, watched like the sources.
-  const planted = join(root, ".ponder", `watch-test-${process.pid}`);
+  // PGLITE_DIR's default is .ponder/pglite, APP_PGLITE_DIR's .data/app; test-output/ is an ordinary directory, watched like the sources.
+  const planted = [join(root, ".ponder", `watch-test-${process.pid}`), join(root, ".data", `watch-test-${process.pid}`)];
   const control = join(root, "test-output", `watch-test-${process.pid}`);
   afterAll(() => {
-    rmSync(planted, { recursive: true, force: true });
-    rmSync(control, { recursive: true, force: true });
+    for (const dir of [...planted, control]) rmSync(dir, { recursive: true, force: true });
   });
 
-  test("behavior: the Vite server Ponder starts on the project (as its build/index.js does) watches our sources, not the PGlite directory under .ponder", async () => {
-    for (const dir of [planted, control]) {
+  test("behavior: the Vite server Ponder starts on the project (as its build/index.js does) watches our sources, not the PGlite directories under .ponder and .data", async () => {
+    for (const dir of [...planted, control]) {
       mkdirSync(join(dir, "base", "1"), { recursive: true });
       writeFileSync(join(dir, "base", "1", "16384"), "");
     }
@@ -26,7 +25,7 @@ describe("vite.config.ts", () => {
       await expect.poll(watchedDirs, { timeout: 60_000, interval: 200 }).toContain(relative(root, join(control, "base", "1")));
       const watched = watchedDirs();
       expect(watched).toContain("api");
-      expect(watched.filter((dir) => dir === ".ponder" || dir.startsWith(".ponder/"))).toEqual([]);
+      expect(watched.filter((dir) => /^\.(ponder|data)(\/|$)/.test(dir))).toEqual([]);
     } finally {
       await server.close();
     }

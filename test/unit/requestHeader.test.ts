@@ -44,12 +44,12 @@ describe("requestHeader", () => {
     expect(answers["x-gateway-key"]?.ours).toBeNull();
   });
 
-  test("behavior: under our Node listener, reading a header does not build the request's WHATWG Headers (the cost it avoids)", async () => {
+  test("behavior: under our Node listener, reading a header (named in any case) does not build the request's WHATWG Headers (the cost it avoids)", async () => {
     // @hono/node-server builds a request's Headers on first use and keeps them under a symbol of its own.
     const built = (request: Request) => Object.getOwnPropertySymbols(request).some((s) => s.description === "headersKey");
     const port = await freePort();
     const app = new Hono().get("/", (c) => {
-      const key = requestHeader(c, "x-api-key") ?? null;
+      const key = requestHeader(c, "X-Api-Key") ?? null;
       const before = built(c.req.raw);
       c.req.header("x-api-key");
       return c.json({ key, before, after: built(c.req.raw) });
