@@ -78,7 +78,7 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: Acc
     const { params, query, ...validatedByZodOpenApi }: ParameterSchemas & RouteConfig["request"] = documented.request;
     if (!hide) app.openAPIRegistry.registerPath(documented);
     const parameters = params || query ? [validateParameters({ params, query })] : [];
-    // Mounted without its parameters (validated above), so kept out of the document: registered whole just before.
+    // Mounted without its path and query schemas (validateParameters checks those), so hidden: the document has it whole from above.
     app.openapi(
       { ...documented, request: validatedByZodOpenApi, hide: true, middleware: [...accessChain(route), ...parameters] },
       handler as never,
