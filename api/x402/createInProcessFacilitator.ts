@@ -28,6 +28,24 @@ const fundedSettlements = 10n;
 
 /** The settlement in flight in this async context: the hash of a broadcast whose answer never came. */
 const unansweredBroadcasts = new AsyncLocalStorage<{ hash: Hex | null }>();
+/** Settlements in flight in this process, under `unansweredBroadcasts`. */
+let settling = 0;
+
+/**
+ * Runs a settlement with `watch` as its broadcast record. The storage is disabled again once no
+ * settlement is in flight: on Node 22 an enabled AsyncLocalStorage keeps a hook on every promise the
+ * process makes, for good; after one settlement the price route cost 19% more CPU an answer (120 → 144
+ * µs, docs/operations.md#the-market-route).
+ */
+async function watchingBroadcasts<T>(watch: { hash: Hex | null }, settle: () => Promise<T>): Promise<T> {
+  settling += 1;
+  try {
+    return await unansweredBroadcasts.run(watch, settle);
+  } finally {
+    settling -= 1;
+    if (settling === 0) unansweredBroadcasts.disable();
+  }
+}
 
 /**
  * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent once, and when its answer is
@@ -127,7 +145,7 @@ export function createInProcessFacilitator({
       }
       const watch = { hash: null as Hex | null };
       try {
-        const result = await unansweredBroadcasts.run(watch, () => facilitator.settle(payload, requirements));
+        const result = await watchingBroadcasts(watch, () => facilitator.settle(payload, requirements));
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
         if (!result.success && !result.transaction && watch.hash) {
           const pending = { success: false, errorReason: "settlement_pending", transaction: watch.hash, network, payer: result.payer };
