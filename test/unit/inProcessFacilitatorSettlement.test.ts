@@ -86,21 +86,25 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
     expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual(settled.map((s) => s.transaction).sort());
   });
 
-  test("behavior: once no settlement is in flight the process's promises carry no async hook again (an enabled AsyncLocalStorage costs every answer 19% more CPU)", async () => {
-    // With a promise hook on, a promise's continuation runs under an async id of its own; without, under 0.
-    const continuationAsyncId = async () => {
-      await null;
-      return executionAsyncId();
-    };
-    expect(await continuationAsyncId()).toBe(0);
-    const facilitator = facilitatorOn([anvil.rpcUrl]);
-    const payments = await Promise.all(Array.from({ length: 3 }, payment));
-    const settling = payments.map((paid) => facilitator.settle(paid, auditTerms));
-    // While they are in flight the hook is on (so this test can see it).
-    expect(await continuationAsyncId()).not.toBe(0);
-    expect((await Promise.all(settling)).map((s) => s.success)).toEqual([true, true, true]);
-    expect(await continuationAsyncId()).toBe(0);
-  });
+  // Node 22's AsyncLocalStorage is built on a promise hook (from Node 24 it is not, and there is nothing to turn off).
+  test.runIf(process.versions.node.startsWith("22."))(
+    "behavior: once no settlement is in flight the process's promises carry no async hook again (an enabled AsyncLocalStorage costs every answer 19% more CPU)",
+    async () => {
+      // With a promise hook on, a promise's continuation runs under an async id of its own; without, under 0.
+      const continuationAsyncId = async () => {
+        await null;
+        return executionAsyncId();
+      };
+      expect(await continuationAsyncId()).toBe(0);
+      const facilitator = facilitatorOn([anvil.rpcUrl]);
+      const payments = await Promise.all(Array.from({ length: 3 }, payment));
+      const settling = payments.map((paid) => facilitator.settle(paid, auditTerms));
+      // While they are in flight the hook is on (so this test can see it).
+      expect(await continuationAsyncId()).not.toBe(0);
+      expect((await Promise.all(settling)).map((s) => s.success)).toEqual([true, true, true]);
+      expect(await continuationAsyncId()).toBe(0);
+    },
+  );
 
   describe("a broadcast whose answer is lost (the RPC proxy cuts the connection after forwarding it)", () => {
     let proxy: RpcProxy;
