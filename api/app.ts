@@ -5,6 +5,7 @@ import { rejectQueryCredentials } from "./access/rejectQueryCredentials";
 import type { AuditContractDeps } from "./capability/auditContract";
 import type { DemoSample } from "./capability/demoSamples";
 import type { CheckStatusDeps } from "./health/checkStatus";
+import { answerHeaders } from "./http/answer";
 import { corsHeaders } from "./http/corsHeaders";
 import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
 import { validationHook } from "./http/validationHook";
@@ -47,6 +48,8 @@ export type AppDeps = {
  */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AccessEnv>({ defaultHook: validationHook });
+  // Outermost: any answer not built by `answer` still gets the headers the middleware added.
+  app.use(answerHeaders());
   app.use(
     corsHeaders({
       allowHeaders: [

@@ -2,7 +2,8 @@
  * The access path alone, for bench/access.bench.ts: one metered route (`GET /metered`, 1 credit)
  * behind the service's own middleware in the mounter's order (`payable`: credential, cached key lookup,
  * failed-authentication budget, rate limit; then `chargeCredits`: the credit check and the leased
- * charge), answering a constant, and the same answer without them (`GET /open`), on our own listener, over a real app store (PGlite in a temporary
+ * charge), answering a constant built with `answer` as the price route's is (under `answerHeaders`),
+ * and the same answer without them (`GET /open`), on our own listener, over a real app store (PGlite in a temporary
  * folder, or DATABASE_URL; Redis limits with REDIS_URL). It stores KEYS (default 1) PRO keys whose
  * per-minute limit is raised as TIER_RATE_LIMITS would (still checked on every call).
  * Usage: `tsx bench/accessServer.ts PORT [KEYS]`; prints `listening <raw key>,<raw key>...` once bound;
@@ -14,13 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AccessEnv } from "../api/access/AccessOptions";
 import { chargeCredits } from "../api/access/chargeCredits";
 import { connectRedis } from "../api/access/connectRedis";
 import { createAccessDeps } from "../api/access/createAccessDeps";
 import { createRateLimits, defaultRatePerMinute } from "../api/access/createRateLimits";
 import { payable } from "../api/access/payable";
+import { answer, answerHeaders } from "../api/http/answer";
 import { handleError } from "../api/http/errorHandling";
 import type { IndexDb } from "../api/index/indexDb";
 import { startPublicListener } from "../api/listener/startPublicListener";
@@ -58,8 +60,10 @@ for (let i = 0; i < keyCount; i++) raws.push((await storeProKey(store.db, pepper
 
 const app = new Hono<AccessEnv>();
 app.onError((err, c) => handleError(err, c));
-app.get("/open", (c) => c.json({ answer: 42 }));
-app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), (c) => c.json({ answer: 42 }));
+app.use(answerHeaders());
+const constant = (c: Context) => answer(c, JSON.stringify({ answer: 42 }), 200, { "content-type": "application/json" });
+app.get("/open", constant);
+app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), constant);
 const listener = await startPublicListener({ host: "127.0.0.1", port, app });
 console.log(`listening ${raws.join(",")}`);
 

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { ApiError } from "../errors";
+import { answerHeader } from "../http/answer";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
@@ -18,7 +19,7 @@ export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "ra
       { "Retry-After": String(decision.retryAfterSeconds), "X-RateLimit-Remaining": "0" },
     );
   }
-  c.header("X-RateLimit-Remaining", String(decision.remaining));
+  answerHeader(c, "x-ratelimit-remaining", String(decision.remaining));
 }
 
 /** The request's client bucket (an HMAC of its address), computed once and only if asked for. */

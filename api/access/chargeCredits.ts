@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
+import { answerHeader, beforeAnswer } from "../http/answer";
 import type { CreditBalance } from "../keys/records";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
@@ -13,8 +14,10 @@ export type ChargeCreditsOptions = Pick<AccessOptions, "credits" | "storeReady" 
 /**
  * Meters an API key's credits, the same way on every metered route: refuses before any work when the
  * key cannot pay for one more answer, and charges `cost` atomically only once a 2xx answer is ready
- * (a refused charge, lost to a concurrent call, replaces the answer with its 402/429). The
- * marketplace gateway meters its own users: nothing is charged here.
+ * (a refused charge, lost to a concurrent call, replaces the answer with its 402/429). The charge runs
+ * before the answer is built when the handler builds it with `answer`, else on `c.res` after the
+ * handler: either way X-Credits-Remaining is the balance after it. The marketplace gateway meters its
+ * own users: nothing is charged here.
  */
 export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<AccessEnv> {
   const { credits, cost } = opts;
@@ -23,19 +26,20 @@ export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<Acc
     if (principal.kind !== "apiKey") return next();
     await awaitStore(opts.storeReady);
     const balance = await credits.balanceFor(principal.key, cost);
-    c.header("X-Credits-Remaining", String(spendableNow(balance)));
+    answerHeader(c, "x-credits-remaining", String(spendableNow(balance)));
     if (spendableNow(balance) < cost) throw creditRefusal(balance, cost, opts.clock());
-    await next();
-    if (c.res.status < 200 || c.res.status >= 300) return;
-    const outcome = await credits.charge(principal.key, cost);
-    if (!outcome.ok) {
+    const settle = beforeAnswer(c, async (status) => {
+      if (status < 200 || status >= 300) return undefined;
+      const outcome = await credits.charge(principal.key, cost);
+      answerHeader(c, "x-credits-remaining", String(spendableNow(outcome.balance)));
+      if (outcome.ok) return undefined;
       // Lost to a concurrent call: the refusal, with the balance as it now stands.
       const refusal = creditRefusal(outcome.balance, cost, opts.clock());
-      c.header("X-Credits-Remaining", String(spendableNow(outcome.balance)));
-      c.res = c.json(refusal.body(), refusal.status, refusal.headers);
-      return;
-    }
-    c.res.headers.set("X-Credits-Remaining", String(spendableNow(outcome.balance)));
+      return c.json(refusal.body(), refusal.status, refusal.headers);
+    });
+    await next();
+    const refused = await settle(c.res.status);
+    if (refused) c.res = refused;
   };
 }
 

@@ -13,7 +13,7 @@ const keyLike = /svc_(live|test)_/i;
  * shaped like an API key. 401 CREDENTIAL_IN_QUERY: a key in a URL leaks to logs and must be rotated.
  */
 export function rejectQueryCredentials(): MiddlewareHandler {
-  return async function rejectQueryCredentials(c, next) {
+  return function rejectQueryCredentials(c, next) {
     const query = c.req.url.indexOf("?");
     if (query !== -1) {
       const params = new URLSearchParams(c.req.url.slice(query + 1).split("#")[0]);
@@ -26,7 +26,7 @@ export function rejectQueryCredentials(): MiddlewareHandler {
         }
       }
     }
-    await next();
+    return next();
   };
 }
 

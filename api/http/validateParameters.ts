@@ -16,10 +16,10 @@ export type ParameterSchemas = { params?: z.ZodType; query?: z.ZodType };
  * route table does (test/api/routeTable.test.ts).
  */
 export function validateParameters({ params, query }: ParameterSchemas): MiddlewareHandler<AccessEnv> {
-  return async function validateParameters(c, next) {
+  return function validateParameters(c, next) {
     if (params) c.req.addValidatedData("param", parsed(c, params, "param", c.req.param()));
     if (query) c.req.addValidatedData("query", parsed(c, query, "query", queryValues(c.req.queries())));
-    await next();
+    return next();
   };
 }
 

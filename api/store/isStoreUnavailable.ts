@@ -3,11 +3,24 @@ export class StoreNotReadyError extends Error {
   override name = "StoreNotReadyError";
 }
 
-/** Waits for the app store's migrations; a store that cannot be opened is a StoreNotReadyError (503). */
-export async function awaitStore(ready: Promise<void>): Promise<void> {
-  await ready.catch((cause) => {
-    throw new StoreNotReadyError("the app store could not be opened", { cause });
-  });
+/** Stores seen ready. */
+const opened = new WeakSet<Promise<void>>();
+
+/**
+ * Waits for the app store's migrations; a store that cannot be opened is a StoreNotReadyError (503).
+ * Once it has been seen ready, undefined: a metered call checks it twice, and awaiting a settled
+ * promise each time still cost a promise and a turn of the microtask queue.
+ */
+export function awaitStore(ready: Promise<void>): Promise<void> | undefined {
+  if (opened.has(ready)) return undefined;
+  return ready.then(
+    () => {
+      opened.add(ready);
+    },
+    (cause) => {
+      throw new StoreNotReadyError("the app store could not be opened", { cause });
+    },
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import type { AccessEnv } from "../../api/access/AccessOptions";
 import { chargeCredits } from "../../api/access/chargeCredits";
 import { type CreditService, createCreditService, spendableNow } from "../../api/access/createCreditService";
+import { answer, answerHeaders } from "../../api/http/answer";
 import { handleError } from "../../api/http/errorHandling";
 import type { Tier } from "../../api/keys/planCatalogue";
 import { insertKey, type KeyInfo } from "../../api/store/keyQueries";
@@ -133,11 +134,15 @@ describe("createCreditService", () => {
   });
 });
 
-/** An app metering `cost` for `principal`; the handler answers `?status=` and may first run `during`. */
-function meteredApp(principal: AccessEnv["Variables"]["principal"], cost: number, during?: () => Promise<unknown>) {
+/** How the metered handler builds its answer: through Hono (charged on `c.res` after it) or with `answer` (charged before it is built). */
+type Builder = "c.json" | "answer";
+
+/** An app metering `cost` for `principal`; the handler answers `?status=` (built by `builder`) and may first run `during`. */
+function meteredApp(builder: Builder, principal: AccessEnv["Variables"]["principal"], cost: number, during?: () => Promise<unknown>) {
   let handled = 0;
   const app = new Hono<AccessEnv>();
   app.onError((err, c) => handleError(err, c, () => {}));
+  app.use(answerHeaders());
   app.use(async (c, next) => {
     c.set("principal", principal);
     await next();
@@ -146,17 +151,19 @@ function meteredApp(principal: AccessEnv["Variables"]["principal"], cost: number
   app.get("/", async (c) => {
     handled += 1;
     await during?.();
-    return c.json({ answer: 42 }, Number(c.req.query("status") ?? 200) as 200);
+    const status = Number(c.req.query("status") ?? 200) as 200;
+    if (builder === "c.json") return c.json({ answer: 42 }, status);
+    return answer(c, JSON.stringify({ answer: 42 }), status, { "content-type": "application/json" });
   });
   return { app, handled: () => handled };
 }
 
 const asKey = (key: KeyInfo) => ({ kind: "apiKey" as const, keyId: key.id, key });
 
-describe("chargeCredits", () => {
+describe.each(["c.json", "answer"] as const)("chargeCredits, the handler building its answer with %s", (builder) => {
   test("a 2xx answer is charged once, after it is ready; the header shows what is left", async () => {
     const key = await newKey("STARTER");
-    const { app } = meteredApp(asKey(key), 4);
+    const { app } = meteredApp(builder, asKey(key), 4);
     const res = await app.request("/");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ answer: 42 });
@@ -166,7 +173,7 @@ describe("chargeCredits", () => {
 
   test("answers outside 2xx are not charged, and show the credits left before them", async () => {
     const key = await newKey("STARTER");
-    const { app } = meteredApp(asKey(key), 4);
+    const { app } = meteredApp(builder, asKey(key), 4);
     for (const status of [300, 404, 500]) {
       const res = await app.request(`/?status=${status}`);
       expect(res.status).toBe(status);
@@ -179,7 +186,7 @@ describe("chargeCredits", () => {
   test("a key that can pay exactly the cost is served; one that cannot is refused 402 before any work", async () => {
     const key = await newKey("STARTER");
     await credits.charge(key, 9_995);
-    const { app, handled } = meteredApp(asKey(key), 5);
+    const { app, handled } = meteredApp(builder, asKey(key), 5);
     const served = await app.request("/");
     expect(served.status).toBe(200);
     expect(served.headers.get("X-Credits-Remaining")).toBe("0");
@@ -198,7 +205,7 @@ describe("chargeCredits", () => {
     const key = await newKey("FREE");
     await credits.charge(key, 10);
     clockAt = Date.parse("2026-03-10T23:59:58.500Z");
-    const { app, handled } = meteredApp(asKey(key), 1);
+    const { app, handled } = meteredApp(builder, asKey(key), 1);
     const res = await app.request("/");
     expect(res.status).toBe(429);
     expect(handled()).toBe(0);
@@ -216,14 +223,14 @@ describe("chargeCredits", () => {
     const key = await newKey("FREE");
     await credits.charge(key, 10);
     clockAt = Date.parse("2026-03-10T23:59:59.999Z");
-    const { app } = meteredApp(asKey(key), 1);
+    const { app } = meteredApp(builder, asKey(key), 1);
     expect((await app.request("/")).headers.get("Retry-After")).toBe("1");
   });
 
   test("a charge lost to a concurrent call replaces the answer with the refusal", async () => {
     const key = await newKey("FREE");
     await credits.charge(key, 8);
-    const { app } = meteredApp(asKey(key), 2, () => credits.charge(key, 1));
+    const { app } = meteredApp(builder, asKey(key), 2, () => credits.charge(key, 1));
     const res = await app.request("/");
     expect(res.status).toBe(429);
     expect(await res.json()).toMatchObject({ error: "DAILY_LIMIT_REACHED" });
@@ -234,7 +241,7 @@ describe("chargeCredits", () => {
   });
 
   test("the marketplace gateway's users are not metered here", async () => {
-    const { app } = meteredApp({ kind: "gateway", user: "u", subscription: "s", host: "h" }, 1_000_000);
+    const { app } = meteredApp(builder, { kind: "gateway", user: "u", subscription: "s", host: "h" }, 1_000_000);
     const res = await app.request("/");
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Credits-Remaining")).toBeNull();
@@ -242,10 +249,10 @@ describe("chargeCredits", () => {
 
   test("a free key with one credit left in the cycle and none today gets 429 for a cost of 1, 402 for a cost of 2", async () => {
     const key = await spentFreeKey();
-    const daily = await meteredApp(asKey(key), 1).app.request("/");
+    const daily = await meteredApp(builder, asKey(key), 1).app.request("/");
     expect(daily.status).toBe(429);
     expect(await daily.json()).toMatchObject({ error: "DAILY_LIMIT_REACHED" });
-    const cycle = await meteredApp(asKey(key), 2).app.request("/");
+    const cycle = await meteredApp(builder, asKey(key), 2).app.request("/");
     expect(cycle.status).toBe(402);
     expect(await cycle.json()).toMatchObject({ error: "CREDITS_EXHAUSTED" });
   });
@@ -253,7 +260,7 @@ describe("chargeCredits", () => {
   test("a paid key's answer whose charge is lost to a concurrent spend is replaced by the 402 refusal", async () => {
     const key = await newKey("STARTER");
     await credits.charge(key, 9_997);
-    const raced = await meteredApp(asKey(key), 3, () => credits.charge(key, 1)).app.request("/");
+    const raced = await meteredApp(builder, asKey(key), 3, () => credits.charge(key, 1)).app.request("/");
     expect(raced.status).toBe(402);
     expect(await raced.json()).toMatchObject({ error: "CREDITS_EXHAUSTED" });
     expect(await credits.balance(key)).toMatchObject({ used: 9_998 });

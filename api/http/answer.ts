@@ -1,0 +1,77 @@
+import type { Context, MiddlewareHandler } from "hono";
+
+/**
+ * What the middleware of one request adds to its answer: headers in a plain record (names lowercase),
+ * and at most one step to run once the handler's answer is ready, before it is built (the credit
+ * meter's charge). Hono's `c.header` keeps headers in an undici `Headers` that Node's writeHead then
+ * needs copied out again, and a header set on a built answer (`c.res.headers.set`) turns its plain
+ * record into one: together about 10 µs of the price route's answer (docs/operations.md#the-market-route).
+ */
+type AnswerState = {
+  headers: Record<string, string>;
+  /** Runs the step at most once, with the answer's status; a Response replaces the answer. */
+  settle?: (status: number) => Promise<Response | undefined>;
+  /** The answer `answer` built from `headers`, which therefore has them all. */
+  built?: Response;
+};
+
+const stateKey = Symbol("answer");
+
+type WithAnswer = Context & { [stateKey]?: AnswerState };
+
+function stateOf(c: Context): AnswerState {
+  const context = c as WithAnswer;
+  let state = context[stateKey];
+  if (state === undefined) {
+    state = { headers: {} };
+    context[stateKey] = state;
+  }
+  return state;
+}
+
+/** Adds (or replaces) a header of the request's answer, whatever builds it. */
+export function answerHeader(c: Context, name: string, value: string): void {
+  stateOf(c).headers[name.toLowerCase()] = value;
+}
+
+/**
+ * Has `step` run once the request's answer is ready, with its status, before it is built: by `answer`,
+ * or else by the returned function, which the caller runs on `c.res` after the handler (a second run
+ * does nothing). A Response the step returns is answered instead.
+ */
+export function beforeAnswer(c: Context, step: (status: number) => Promise<Response | undefined>) {
+  let ran = false;
+  const settle = async (status: number) => {
+    if (ran) return undefined;
+    ran = true;
+    return step(status);
+  };
+  stateOf(c).settle = settle;
+  return settle;
+}
+
+/**
+ * The answer `body` with `status`, its headers those the middleware added (`answerHeader`) and
+ * `headers` (these win), after the step of `beforeAnswer`: one plain record all the way to Node.
+ */
+export async function answer(c: Context, body: string, status: number, headers: Record<string, string>): Promise<Response> {
+  const state = stateOf(c);
+  const replaced = await state.settle?.(status);
+  if (replaced) return replaced;
+  for (const name in headers) state.headers[name.toLowerCase()] = headers[name] as string;
+  state.built = new Response(body, { status, headers: state.headers });
+  return state.built;
+}
+
+/**
+ * The outermost middleware: an answer built otherwise than by `answer` (c.json, errors, streams) gets
+ * the headers the middleware added, where it does not set them itself.
+ */
+export function answerHeaders(): MiddlewareHandler {
+  return async function answerHeaders(c, next) {
+    await next();
+    const state = (c as WithAnswer)[stateKey];
+    if (state === undefined || c.res === state.built) return;
+    for (const name in state.headers) if (!c.res.headers.has(name)) c.res.headers.set(name, state.headers[name] as string);
+  };
+}

@@ -1,0 +1,97 @@
+import { Hono, type MiddlewareHandler } from "hono";
+import { describe, expect, test } from "vitest";
+import { ApiError } from "../../api/errors";
+import { answer, answerHeader, answerHeaders, beforeAnswer } from "../../api/http/answer";
+import { handleError } from "../../api/http/errorHandling";
+
+/** Middleware adding two headers (one of them in mixed case) to the answer, as the access middleware does. */
+const addsHeaders: MiddlewareHandler = (c, next) => {
+  answerHeader(c, "X-RateLimit-Remaining", "7");
+  answerHeader(c, "x-shared", "from middleware");
+  return next();
+};
+
+function appWith(...middleware: MiddlewareHandler[]) {
+  const app = new Hono();
+  app.onError((err, c) => handleError(err, c, () => {}));
+  app.use(answerHeaders(), ...middleware);
+  return app;
+}
+
+describe("answer", () => {
+  test("behavior: an answer built by `answer` has the middleware's headers and its own, its own winning, names lowercase", async () => {
+    const app = appWith(addsHeaders).get("/", (c) =>
+      answer(c, "{}", 201, { "X-Shared": "from handler", "Content-Type": "application/json" }),
+    );
+    const res = await app.request("/");
+    expect(res.status).toBe(201);
+    expect(Object.fromEntries(res.headers)).toEqual({
+      "x-ratelimit-remaining": "7",
+      "x-shared": "from handler",
+      "content-type": "application/json",
+    });
+  });
+
+  test("behavior: an answer built otherwise (c.json, a thrown error, no route) gets the middleware's headers where it sets none itself", async () => {
+    const app = appWith(addsHeaders)
+      .get("/json", (c) => c.json({}, 200, { "x-shared": "from handler" }))
+      .get("/error", () => {
+        throw new ApiError("RATE_LIMITED", "slow down", {}, { "Retry-After": "3" });
+      });
+    const json = await app.request("/json");
+    expect(json.headers.get("x-ratelimit-remaining")).toBe("7");
+    expect(json.headers.get("x-shared")).toBe("from handler");
+    const error = await app.request("/error");
+    expect(error.status).toBe(429);
+    expect(error.headers.get("retry-after")).toBe("3");
+    expect(error.headers.get("x-shared")).toBe("from middleware");
+    expect((await app.request("/none")).headers.get("x-ratelimit-remaining")).toBe("7");
+  });
+
+  test("behavior: the step of `beforeAnswer` runs once, with the status, before `answer` builds: its header is in the answer, its Response replaces it", async () => {
+    const seen: number[] = [];
+    const metered =
+      (replace: boolean): MiddlewareHandler =>
+      async (c, next) => {
+        const settle = beforeAnswer(c, async (status) => {
+          seen.push(status);
+          answerHeader(c, "x-after-step", String(status));
+          return replace ? c.json({ replaced: true }, 402) : undefined;
+        });
+        await next();
+        const late = await settle(c.res.status);
+        if (late) c.res = late;
+      };
+    const kept = await appWith(metered(false))
+      .get("/", (c) => answer(c, "ok", 200, {}))
+      .request("/");
+    expect(await kept.text()).toBe("ok");
+    expect(kept.headers.get("x-after-step")).toBe("200");
+    expect(seen).toEqual([200]);
+    const replaced = await appWith(metered(true))
+      .get("/", (c) => answer(c, "ok", 203, {}))
+      .request("/");
+    expect(replaced.status).toBe(402);
+    expect(await replaced.json()).toEqual({ replaced: true });
+    expect(replaced.headers.get("x-after-step")).toBe("203");
+    expect(seen).toEqual([200, 203]);
+  });
+
+  test("behavior: without `answer`, the middleware runs the step on the built answer after the handler", async () => {
+    const seen: number[] = [];
+    const app = appWith(async (c, next) => {
+      const settle = beforeAnswer(c, async (status) => {
+        seen.push(status);
+        answerHeader(c, "x-after-step", "late");
+        return undefined;
+      });
+      await next();
+      await settle(c.res.status);
+      await settle(c.res.status);
+    }).get("/", (c) => c.text("ok", 404));
+    const res = await app.request("/");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-after-step")).toBe("late");
+    expect(seen).toEqual([404]);
+  });
+});
