@@ -57,8 +57,13 @@
  *
  * Included with their fast tests: api/http/requestHeader.ts (test/unit/requestHeader.test.ts: raw HTTP
  * requests to our Node listener on a loopback port, repeated header lines, an MCP-style request made in
- * the app), which reads the credential headers, and api/http/validateParameters.ts
- * (test/unit/validateParameters.test.ts), which validates every route's path and query parameters.
+ * the app), which reads the credential headers, api/http/validateParameters.ts
+ * (test/unit/validateParameters.test.ts), which validates every route's path and query parameters,
+ * api/http/answer.ts (test/unit/answer.test.ts, and test/unit/credits.test.ts for the credit meter's
+ * step), which carries every answer's middleware headers, and api/access/fingerprintCredential.ts
+ * (test/unit/fingerprintCredential.test.ts: one keep-alive connection presenting credentials that differ
+ * in their last character or their length), whose per-connection memory must never answer another
+ * credential's fingerprint.
  *
  * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
@@ -91,8 +96,6 @@
  *   quad can only be its last part.
  * - createAuthFailureGuard.ts keyPrefix "svc_auth_failures" -> "": the limiter is this guard's own
  *   in-memory store; the prefix only namespaces keys inside it.
- * - createAuthFailureGuard.ts fingerprint without `.slice(0, 32)`: a longer HMAC is the same map key
- *   for the same credential (a collision of two different credentials in 128 bits is not observable).
  * - createAuthFailureGuard.ts `lastPassed !== undefined &&` -> `true &&`: `now() - undefined` is NaN,
  *   and NaN < trustMs is false.
  * - createAuthFailureGuard.ts rethrow of a non-RateLimiterRes -> `if (false)`: RateLimiterMemory
@@ -232,6 +235,8 @@ export default {
     "api/access/readCredential.ts",
     "api/http/requestHeader.ts",
     "api/http/validateParameters.ts",
+    "api/http/answer.ts",
+    "api/access/fingerprintCredential.ts",
     "api/access/rejectQueryCredentials.ts",
     "api/access/clientAddressKey.ts",
     "api/access/createAuthFailureGuard.ts",

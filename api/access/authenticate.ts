@@ -6,6 +6,7 @@ import type { KeyInfo } from "../store/keyQueries";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
 import type { Admitted, ClientRef } from "./createAuthFailureGuard";
 import type { RateScope } from "./createRateLimits";
+import { fingerprintPresented } from "./fingerprintCredential";
 import { type PresentedCredential, readCredential } from "./readCredential";
 
 /** Takes one request from `id`'s per-minute budget in `scope`, or refuses with 429 and Retry-After. */
@@ -35,11 +36,17 @@ export const conflictingCredentials = () =>
   new ApiError("CONFLICTING_CREDENTIALS", "x-api-key and Authorization: Bearer carry different keys; send one");
 
 /**
- * Lets `credential` be checked unless the client address spent its failed-authentication budget (and
- * the credential did not pass recently): then 429 TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After.
+ * Lets `credential` (presented by the request of `c`) be checked unless the client address spent its
+ * failed-authentication budget (and the credential did not pass recently): then 429
+ * TOO_MANY_FAILED_AUTHENTICATIONS with Retry-After. The admission carries the credential's fingerprint.
  */
-export async function admitCredential(opts: Pick<AccessOptions, "authFailures">, client: ClientRef, credential: string): Promise<Admitted> {
-  const admission = await opts.authFailures.admit(client, credential);
+export async function admitCredential(
+  c: Context,
+  opts: Pick<AccessOptions, "authFailures">,
+  client: ClientRef,
+  credential: string,
+): Promise<Admitted> {
+  const admission = await opts.authFailures.admit(client, fingerprintPresented(c, credential));
   if (!admission.ok) {
     throw new ApiError(
       "TOO_MANY_FAILED_AUTHENTICATIONS",
@@ -67,9 +74,9 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions, creden
     );
   }
   const client = clientOf(c, opts);
-  const admission = await admitCredential(opts, client, credential.rawKey);
+  const admission = await admitCredential(c, opts, client, credential.rawKey);
   await awaitStore(opts.storeReady);
-  const auth = await opts.keys.authenticate(credential.rawKey);
+  const auth = await opts.keys.authenticate(credential.rawKey, admission.fingerprint);
   if (!auth.ok) {
     await opts.authFailures.failed(client, admission);
     throw auth.reason === "REVOKED"

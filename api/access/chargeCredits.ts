@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 import { answerHeader, beforeAnswer } from "../http/answer";
+import { errorAnswer } from "../http/errorHandling";
 import type { CreditBalance } from "../keys/records";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { AccessEnv, AccessOptions } from "./AccessOptions";
@@ -35,7 +36,7 @@ export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<Acc
       if (outcome.ok) return undefined;
       // Lost to a concurrent call: the refusal, with the balance as it now stands.
       const refusal = creditRefusal(outcome.balance, cost, opts.clock());
-      return c.json(refusal.body(), refusal.status, refusal.headers);
+      return errorAnswer(c, refusal);
     });
     await next();
     const refused = await settle(c.res.status);

@@ -1,4 +1,3 @@
-import { hash, randomBytes } from "node:crypto";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /**
@@ -24,13 +23,14 @@ export type ClientRef = () => string;
 
 export type AuthFailureGuard = {
   /**
-   * Before `credential` is checked (a key looked up, a secret compared): a credential that passed
+   * Before a credential is checked (a key looked up, a secret compared), by its `fingerprint`
+   * (`fingerprintCredential`: the guard never sees the credential itself): a credential that passed
    * recently is admitted; any other takes one failure from `client`'s budget first (so concurrent
    * guesses cannot all be checked), and is refused once the budget of this minute is spent. Calls from
    * the same client with a credential already being checked share that check's reservation: a client's
    * first burst with a new key is not refused for its own concurrency.
    */
-  admit(client: ClientRef, credential: string): Promise<Admission>;
+  admit(client: ClientRef, fingerprint: string): Promise<Admission>;
   /** The credential was wrong: one failure from `client`'s budget, unless it was reserved at admission. */
   failed(client: ClientRef, admission: Admitted): Promise<void>;
   /** The credential was right: its reserved failure is given back, and it is admitted for `trustMs` even from a client whose budget is spent. */
@@ -58,10 +58,7 @@ const sharedReservationMs = 10_000;
  * client that spent it gets 429 for every credential this process has not seen pass in the last
  * `trustMs` (10 minutes), before the credential is even checked: a neighbour behind the same address
  * who guesses keys does not lock out a key that is in use. Successes spend nothing (their reserved
- * failure is given back). Credentials are
- * remembered only as a SHA-256 under a random salt that lives in this process's memory (a map key
- * compared for equality, never shown: no MAC is needed, and the one-shot hash costs a fifth of an HMAC
- * on every call).
+ * failure is given back). Credentials are remembered only by their fingerprints.
  */
 export function createAuthFailureGuard({
   perMinute,
@@ -70,8 +67,6 @@ export function createAuthFailureGuard({
   now = Date.now,
 }: CreateAuthFailureGuardParameters): AuthFailureGuard {
   const failures = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "svc_auth_failures" });
-  const salt = randomBytes(32).toString("hex");
-  const fingerprint = (credential: string) => hash("sha256", salt + credential).slice(0, 32);
   /** Fingerprint → when it last passed, oldest first. */
   const passedAt = new Map<string, number>();
   /**
@@ -87,8 +82,7 @@ export function createAuthFailureGuard({
   };
 
   return {
-    async admit(client, credential) {
-      const id = fingerprint(credential);
+    async admit(client, id) {
       const lastPassed = passedAt.get(id);
       if (lastPassed !== undefined && now() - lastPassed < trustMs) return { ok: true, reserved: false, fingerprint: id };
       const bucket = client();

@@ -32,7 +32,7 @@ export function requireKeyOrGateway(opts: RequireKeyOrGatewayOptions): Middlewar
     } else {
       const client = clientOf(c, opts);
       const proxySecret = credential.proxySecret ?? "";
-      const admission = await admitCredential(opts, client, proxySecret);
+      const admission = await admitCredential(c, opts, client, proxySecret);
       if (!matchesSha256Digest(proxySecret, gatewayDigest)) {
         await opts.authFailures.failed(client, admission);
         throw new ApiError("INVALID_GATEWAY_CREDENTIAL", "marketplace gateway authentication failed");

@@ -24,7 +24,7 @@ export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions):
     const client = clientOf(c, opts);
     await consumeRateLimit(c, opts, "PUBLIC", client());
     const token = c.req.header("x-operator-bootstrap") ?? "";
-    const admission = await admitCredential(opts, client, token);
+    const admission = await admitCredential(c, opts, client, token);
     if (!matchesSha256Digest(token, tokenDigest)) {
       await opts.authFailures.failed(client, admission);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "x-operator-bootstrap is missing or wrong");

@@ -55,23 +55,34 @@ export function beforeAnswer(c: Context, step: (status: number) => Promise<Respo
  * `headers` (these win), after the step of `beforeAnswer`: one plain record all the way to Node.
  */
 export async function answer(c: Context, body: string, status: number, headers: Record<string, string>): Promise<Response> {
+  const replaced = await stateOf(c).settle?.(status);
+  return replaced ?? buildAnswer(c, body, status, headers);
+}
+
+/** `answer` without the step of `beforeAnswer`: for a refusal, which nothing is charged for. */
+export function buildAnswer(c: Context, body: string, status: number, headers: Record<string, string>): Response {
   const state = stateOf(c);
-  const replaced = await state.settle?.(status);
-  if (replaced) return replaced;
   for (const name in headers) state.headers[name.toLowerCase()] = headers[name] as string;
   state.built = new Response(body, { status, headers: state.headers });
   return state.built;
 }
 
 /**
- * The outermost middleware: an answer built otherwise than by `answer` (c.json, errors, streams) gets
- * the headers the middleware added, where it does not set them itself.
+ * The outermost middleware: an answer built otherwise than by `answer` (c.json, a stream) is made
+ * anew with the headers the middleware added, where it does not set them itself. Anew, not changed in
+ * place: @hono/node-server's Response makes its body's Response, and Hono a HEAD answer, from the
+ * headers it was built with, so a header set on it afterwards could be lost.
  */
 export function answerHeaders(): MiddlewareHandler {
   return async function answerHeaders(c, next) {
     await next();
     const state = (c as WithAnswer)[stateKey];
     if (state === undefined || c.res === state.built) return;
-    for (const name in state.headers) if (!c.res.headers.has(name)) c.res.headers.set(name, state.headers[name] as string);
+    const built = c.res;
+    const missing = Object.keys(state.headers).filter((name) => !built.headers.has(name));
+    if (missing.length === 0) return;
+    const headers = new Headers(built.headers);
+    for (const name of missing) headers.set(name, state.headers[name] as string);
+    c.res = new Response(built.body, { status: built.status, statusText: built.statusText, headers });
   };
 }

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "../errors";
 import { isStoreUnavailable } from "../store/isStoreUnavailable";
+import { buildAnswer } from "./answer";
 
 /** Answers what no route took: 405 with `Allow` when the path exists under other methods, else 404. */
 export function methodNotAllowedOrNotFound(app: Pick<Hono, "routes">) {
@@ -16,10 +17,9 @@ export function methodNotAllowedOrNotFound(app: Pick<Hono, "routes">) {
     if (allowed.length > 0) {
       if (allowed.includes("GET")) allowed.push("HEAD");
       const error = new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(", ")}`);
-      return c.json(error.body(), error.status, { Allow: allowed.join(", ") });
+      return errorAnswer(c, error, { Allow: allowed.join(", ") });
     }
-    const error = new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
-    return c.json(error.body(), error.status);
+    return errorAnswer(c, new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`));
   };
 }
 
@@ -30,10 +30,14 @@ export function methodNotAllowedOrNotFound(app: Pick<Hono, "routes">) {
  */
 export function handleError(err: Error, c: Context, log: (message: string, err: unknown) => void = defaultLog) {
   const error = toApiError(err);
-  if (error) return c.json(error.body(), error.status, error.headers);
+  if (error) return errorAnswer(c, error);
   log(`unhandled error on ${c.req.method} ${c.req.path}`, err);
-  const internal = new ApiError("INTERNAL_ERROR", "the service failed to answer this request");
-  return c.json(internal.body(), internal.status);
+  return errorAnswer(c, new ApiError("INTERNAL_ERROR", "the service failed to answer this request"));
+}
+
+/** `error` in the one JSON error shape, with its headers and `headers` (built by `buildAnswer`: nothing is charged for it). */
+export function errorAnswer(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
+  return buildAnswer(c, JSON.stringify(error.body()), error.status, { ...error.headers, ...headers, "content-type": "application/json" });
 }
 
 function toApiError(err: Error): ApiError | undefined {

@@ -15,6 +15,11 @@ export function rememberNodeRequest(request: Request, incoming: IncomingMessage)
   (request as MadeByOurListener)[nodeRequestKey] = incoming;
 }
 
+/** The Node request our listener made the request of `c` from; undefined for any other request. */
+export function nodeRequestOf(c: Context): IncomingMessage | undefined {
+  return (c.req.raw as MadeByOurListener)[nodeRequestKey];
+}
+
 /**
  * A request header as the Fetch API reads it (repeated headers joined with ", "; the name in any case).
  * For a request our Node listener made, it is read from Node's raw header lines: `c.req.header` would
@@ -24,7 +29,7 @@ export function rememberNodeRequest(request: Request, incoming: IncomingMessage)
  * is read through Hono.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = (c.req.raw as MadeByOurListener)[nodeRequestKey];
+  const incoming = nodeRequestOf(c);
   if (!incoming) return c.req.header(name);
   const wanted = name.toLowerCase();
   const lines = incoming.rawHeaders;

@@ -12,8 +12,8 @@ import { entitlementsOf, type TierRates } from "./toIssuedKey";
 export type Authentication = { ok: true; key: KeyInfo; expired: boolean } | { ok: false; reason: "INVALID" | "REVOKED" };
 
 export type KeyService = {
-  /** Finds the key a raw secret belongs to, by its keyed hash. */
-  authenticate(rawKey: string): Promise<Authentication>;
+  /** Finds the key a raw secret belongs to, by its keyed hash; `fingerprint`: the secret's `fingerprintCredential`, when the caller has it. */
+  authenticate(rawKey: string, fingerprint?: string): Promise<Authentication>;
   /** KeySelf of an authenticated key. */
   describe(key: KeyInfo): Promise<KeySelf>;
   /** Revokes the key for good. */
@@ -35,9 +35,9 @@ export type CreateKeyServiceParameters = {
 export function createKeyService({ db, hash, cache, credits, clock, rates, environment }: CreateKeyServiceParameters): KeyService {
   const secretHashOf = rememberKeyHashes(hash, keyCacheMaxEntries);
   return {
-    async authenticate(rawKey) {
+    async authenticate(rawKey, fingerprint) {
       if (!apiKeyPattern.test(rawKey)) return { ok: false, reason: "INVALID" };
-      const found = await cache.find(secretHashOf(rawKey));
+      const found = await cache.find(secretHashOf(rawKey, fingerprint));
       if (!found) return { ok: false, reason: "INVALID" };
       const { secretHash: _, ...key } = found;
       if (key.revokedAt) return { ok: false, reason: "REVOKED" };

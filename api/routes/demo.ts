@@ -1,6 +1,7 @@
 import { type AuditContractDeps, auditContract } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
 import { previewAudit } from "../capability/previewAudit";
+import { answerJson } from "../http/jsonAnswer";
 import { observationError, provenanceHeaders } from "../http/provenance";
 import type { MountRoute } from "./createRouteMounter";
 import { routes } from "./routeTable";
@@ -15,13 +16,13 @@ export function mountDemoRoutes(mount: MountRoute, deps: AuditContractDeps & { s
     const audit = result.value;
     const headers = provenanceHeaders(audit.observationBlock);
     if (allowlisted.has(address.toLowerCase())) {
-      return c.json({ ...audit, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
+      return answerJson(c, { ...audit, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
     }
     const upgrade = {
       paidRoute: routes.audit.path.replace("{address}", address),
       x402PriceUsd: routes.audit.x402PriceUsd,
       plans: routes.plans.path,
     };
-    return c.json(previewAudit(audit, upgrade), 200, headers);
+    return answerJson(c, previewAudit(audit, upgrade), 200, headers);
   });
 }

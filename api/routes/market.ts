@@ -1,5 +1,5 @@
+import { answerJson, sharedJson } from "../http/jsonAnswer";
 import { observationError, provenanceHeaders } from "../http/provenance";
-import { sharedJson } from "../http/sharedJson";
 import { type ListWhaleSignalsDeps, listWhaleSignals } from "../market/listWhaleSignals";
 import { type ObserveGasFeesDeps, observeGasFees } from "../market/observeGasFees";
 import { quoteTokenPrice } from "../market/quoteTokenPrice";
@@ -15,7 +15,7 @@ export function mountMarketRoutes(mount: MountRoute, deps: MarketRouteDeps) {
   mount(routes.gasFees, async (c) => {
     const result = await observeGasFees(deps.gasFees);
     if (!result.ok) throw observationError(result);
-    return c.json(result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
+    return answerJson(c, result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
   });
   mount(routes.tokenPrice, async (c) => {
     const result = await quoteTokenPrice(deps.indexed.readMarket, c.req.valid("param").symbol);
@@ -25,11 +25,11 @@ export function mountMarketRoutes(mount: MountRoute, deps: MarketRouteDeps) {
   mount(routes.dexMetrics, async (c) => {
     const result = await summarizeDexMetrics(deps.indexed.readMarket);
     if (!result.ok) throw observationError(result);
-    return c.json(result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
+    return answerJson(c, result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
   });
   mount(routes.whaleSignals, async (c) => {
     const result = await listWhaleSignals(deps.indexed);
     if (!result.ok) throw observationError(result);
-    return c.json(result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
+    return answerJson(c, result.value, 200, provenanceHeaders(result.value.provenance.observationBlock));
   });
 }

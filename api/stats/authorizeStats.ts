@@ -30,7 +30,7 @@ export function authorizeStats(opts: AuthorizeStatsOptions) {
       return "PUBLIC";
     }
     const token = /^Bearer (.+)$/i.exec(authorization.trim())?.[1] ?? "";
-    const admission = await admitCredential(opts, client, token);
+    const admission = await admitCredential(c, opts, client, token);
     if (!matchesSha256Digest(token, tokenDigest)) {
       await opts.authFailures.failed(client, admission);
       throw new ApiError("OPERATOR_UNAUTHORIZED", "the operator stats token is missing or wrong");

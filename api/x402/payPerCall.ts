@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
+import { errorAnswer } from "../http/errorHandling";
 import { requestOrigin } from "../http/requestOrigin";
 import type { PaidRoute, X402Service } from "./createX402Service";
 import { keptAnswerHeaders } from "./paidAnswer";
@@ -64,7 +65,7 @@ export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOpti
       const refusal = await service.release(payment);
       if (refusal) {
         const error = ApiError.of(refusal, { "Cache-Control": "no-store" });
-        c.res = c.json(error.body(), error.status, error.headers);
+        c.res = errorAnswer(c, error);
       }
       return;
     }
@@ -77,7 +78,7 @@ export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOpti
     const { paymentResponse, refusal } = await service.settle(payment, answer);
     if (refusal) {
       const error = ApiError.of(refusal, { "PAYMENT-RESPONSE": paymentResponse, "Cache-Control": "no-store" });
-      c.res = c.json(error.body(), error.status, error.headers);
+      c.res = errorAnswer(c, error);
       return;
     }
     for (const [name, value] of Object.entries(paidHeaders(paymentResponse))) c.res.headers.set(name, value);

@@ -1,5 +1,6 @@
+import { getRequestListener } from "@hono/node-server";
 import { Hono, type MiddlewareHandler } from "hono";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiError } from "../../api/errors";
 import { answer, answerHeader, answerHeaders, beforeAnswer } from "../../api/http/answer";
 import { handleError } from "../../api/http/errorHandling";
@@ -18,7 +19,24 @@ function appWith(...middleware: MiddlewareHandler[]) {
   return app;
 }
 
-describe("answer", () => {
+const nativeResponse = globalThis.Response;
+// @hono/node-server puts its own Response in the global scope when a listener is made (a lightweight
+// one that keeps its body and headers as given): our listener's answers are of that class.
+getRequestListener(() => new Response());
+const nodeServerResponse = globalThis.Response;
+globalThis.Response = nativeResponse;
+
+describe.each([
+  ["the native Response", nativeResponse],
+  ["@hono/node-server's Response", nodeServerResponse],
+])("answer, with %s", (_, responseClass) => {
+  beforeAll(() => {
+    globalThis.Response = responseClass;
+  });
+  afterAll(() => {
+    globalThis.Response = nativeResponse;
+  });
+
   test("behavior: an answer built by `answer` has the middleware's headers and its own, its own winning, names lowercase", async () => {
     const app = appWith(addsHeaders).get("/", (c) =>
       answer(c, "{}", 201, { "X-Shared": "from handler", "Content-Type": "application/json" }),
@@ -32,7 +50,7 @@ describe("answer", () => {
     });
   });
 
-  test("behavior: an answer built otherwise (c.json, a thrown error, no route) gets the middleware's headers where it sets none itself", async () => {
+  test("behavior: an answer built otherwise (c.json, a thrown error, no route, HEAD) gets the middleware's headers where it sets none itself", async () => {
     const app = appWith(addsHeaders)
       .get("/json", (c) => c.json({}, 200, { "x-shared": "from handler" }))
       .get("/error", () => {
@@ -46,6 +64,10 @@ describe("answer", () => {
     expect(error.headers.get("retry-after")).toBe("3");
     expect(error.headers.get("x-shared")).toBe("from middleware");
     expect((await app.request("/none")).headers.get("x-ratelimit-remaining")).toBe("7");
+    // Hono answers HEAD with a Response made from the GET answer's headers.
+    const head = await app.request("/json", { method: "HEAD" });
+    expect(head.headers.get("x-ratelimit-remaining")).toBe("7");
+    expect(head.headers.get("x-shared")).toBe("from handler");
   });
 
   test("behavior: the step of `beforeAnswer` runs once, with the status, before `answer` builds: its header is in the answer, its Response replaces it", async () => {

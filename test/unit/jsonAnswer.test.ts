@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
-import { sharedJson } from "../../api/http/sharedJson";
+import { answerJson, sharedJson } from "../../api/http/jsonAnswer";
 
-describe("sharedJson", () => {
+describe("answerJson and sharedJson", () => {
   test("behavior: a shared answer is sent as its JSON with the given status and headers; its text is made once", async () => {
     const answer = { price: "2500.5", pools: [{ dex: "UNISWAP_V3", depthUsd: "1000" }], note: 'quote " and \u2028' };
     const other = { price: "1" };
@@ -19,5 +19,17 @@ describe("sharedJson", () => {
     expect(await (await app.request("/")).text()).toBe(JSON.stringify({ ...answer, price: "2500.5" }));
     serve = other;
     expect(await (await app.request("/")).json()).toEqual(other);
+  });
+
+  test("behavior: answerJson sends the value's JSON as it is now, with the given status and headers", async () => {
+    const value = { status: "UP", n: 1 };
+    const app = new Hono().get("/", (c) => answerJson(c, value, 202, { "X-Service-RPC-Provider": "devnet" }));
+    const first = await app.request("/");
+    expect(first.status).toBe(202);
+    expect(first.headers.get("content-type")).toBe("application/json");
+    expect(first.headers.get("x-service-rpc-provider")).toBe("devnet");
+    expect(await first.json()).toEqual({ status: "UP", n: 1 });
+    value.n = 2;
+    expect(await (await app.request("/")).json()).toEqual({ status: "UP", n: 2 });
   });
 });
