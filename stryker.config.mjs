@@ -116,8 +116,18 @@
  *   `&&`, `|| false`): viem's parseSiweMessage yields URI and Chain ID together or neither (a
  *   message missing one loses both), and `new URL(undefined)` throws into the catch's null.
  * - confirmations.ts `count > 0n` -> `count >= 0n`: at count 0 both branches return 0.
- * - chargeCredits.ts `c.res.status < 200 ||` -> `false ||`: a Response's status is 200-599 (fetch
+ * - chargeCredits.ts `status < 200 ||` -> `false ||`: a Response's status is 200-599 (fetch
  *   refuses others), so no answer below 200 reaches this check.
+ * - answer.ts answerHeaders' shortcuts (`c.res === state.built` and `missing.length === 0` -> false,
+ *   the `.filter` of missing names removed): they only spare rebuilding an answer; a rebuilt one has
+ *   the same headers, since Hono's `c.res` setter copies the answer's own headers back over ours.
+ * - requestHeader.ts `line.length !== wanted.length ||` -> `false ||`: a length check before the
+ *   lowercase comparison, which alone decides.
+ * - fingerprintCredential.ts: the mutants that never reuse a connection's fingerprint (the reuse's
+ *   condition -> false, sameInConstantTime's body removed or answering false, its length check ->
+ *   `return false` always) compute the same fingerprint afresh: only the cost differs. `i < a.length`
+ *   -> `<=`: charCodeAt past the end is NaN, and NaN ^ NaN is 0. The mutants that would reuse another
+ *   credential's fingerprint are killed (test/unit/fingerprintCredential.test.ts).
  * - chargeCredits.ts creditRefusal, `balance.daily.remaining < cost` -> `true` and `<= cost`: a key is
  *   refused only when spendableNow (min of the cycle's and the day's remainder) is below the cost, so
  *   with `remaining >= cost` the day's remainder is necessarily below it.
