@@ -7,10 +7,10 @@ import { nodeRequestOf } from "../http/requestHeader";
 const salt = randomBytes(32).toString("hex");
 
 /**
- * A credential as this process remembers it, never the credential itself: SHA-256 under a salt that
- * lives only in this process's memory (a map key compared for equality, never shown or stored: no MAC
- * is needed). The failed-authentication guard remembers credentials by it, and the key hashes are
- * remembered under it.
+ * A credential as this process's memories of credentials know it: SHA-256 under a salt that lives only
+ * in this process's memory (a map key compared for equality, never shown or stored: no MAC is needed).
+ * The failed-authentication guard remembers credentials by it, and the key hashes are remembered under
+ * it; neither keeps a credential itself (an open connection keeps its last one: `fingerprintPresented`).
  */
 export function fingerprintCredential(credential: string): string {
   return hash("sha256", salt + credential);

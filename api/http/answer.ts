@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
  * What the middleware of one request adds to its answer: headers in a plain record (names lowercase),
@@ -37,7 +38,8 @@ export function answerHeader(c: Context, name: string, value: string): void {
 /**
  * Has `step` run once the request's answer is ready, with its status, before it is built: by `answer`,
  * or else by the returned function, which the caller runs on `c.res` after the handler (a second run
- * does nothing). A Response the step returns is answered instead.
+ * does nothing). A Response the step returns is answered instead. One step a request: the credit
+ * meter's (a route has one meter).
  */
 export function beforeAnswer(c: Context, step: (status: number) => Promise<Response | undefined>) {
   let ran = false;
@@ -54,16 +56,21 @@ export function beforeAnswer(c: Context, step: (status: number) => Promise<Respo
  * The answer `body` with `status`, its headers those the middleware added (`answerHeader`) and
  * `headers` (these win), after the step of `beforeAnswer`: one plain record all the way to Node.
  */
-export async function answer(c: Context, body: string, status: number, headers: Record<string, string>): Promise<Response> {
+export async function answer(c: Context, body: string, status: ContentfulStatusCode, headers: Record<string, string>): Promise<Response> {
   const replaced = await stateOf(c).settle?.(status);
   return replaced ?? buildAnswer(c, body, status, headers);
 }
 
-/** `answer` without the step of `beforeAnswer`: for a refusal, which nothing is charged for. */
-export function buildAnswer(c: Context, body: string, status: number, headers: Record<string, string>): Response {
+/**
+ * `answer` without the step of `beforeAnswer`: for a refusal, which nothing is charged for. Its
+ * headers are a record of its own (Node's writer adds Content-Length to it): the middleware's record
+ * stays theirs, for any answer built after it.
+ */
+export function buildAnswer(c: Context, body: string, status: ContentfulStatusCode, headers: Record<string, string>): Response {
   const state = stateOf(c);
-  for (const name in headers) state.headers[name.toLowerCase()] = headers[name] as string;
-  state.built = new Response(body, { status, headers: state.headers });
+  const all = { ...state.headers };
+  for (const name in headers) all[name.toLowerCase()] = headers[name] as string;
+  state.built = new Response(body, { status, headers: all });
   return state.built;
 }
 
@@ -71,7 +78,8 @@ export function buildAnswer(c: Context, body: string, status: number, headers: R
  * The outermost middleware: an answer built otherwise than by `answer` (c.json, a stream) is made
  * anew with the headers the middleware added, where it does not set them itself. Anew, not changed in
  * place: @hono/node-server's Response makes its body's Response, and Hono a HEAD answer, from the
- * headers it was built with, so a header set on it afterwards could be lost.
+ * headers it was built with, so a header set on it afterwards could be lost. Its body is read whole
+ * (a sent length, and @hono/node-server's direct write), unless it is an event stream.
  */
 export function answerHeaders(): MiddlewareHandler {
   return async function answerHeaders(c, next) {
@@ -83,6 +91,8 @@ export function answerHeaders(): MiddlewareHandler {
     if (missing.length === 0) return;
     const headers = new Headers(built.headers);
     for (const name of missing) headers.set(name, state.headers[name] as string);
-    c.res = new Response(built.body, { status: built.status, statusText: built.statusText, headers });
+    const streamed = built.body === null || headers.get("content-type")?.startsWith("text/event-stream");
+    const body = streamed ? built.body : new Uint8Array(await built.arrayBuffer());
+    c.res = new Response(body, { status: built.status, statusText: built.statusText, headers });
   };
 }

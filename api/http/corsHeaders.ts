@@ -13,9 +13,9 @@ export type CorsHeadersOptions = {
 
 /**
  * CORS for a public API (any origin, no cookies). Hono's `cors` answers preflights; on every other
- * request the two headers are added to the answer before the handler runs (`answerHeader`), so the
- * handler's response is sent as built: setting them on `c.res` afterwards made Hono copy every response
- * (measured with `bench:listener`: about 1.9x the throughput at under half the CPU per request).
+ * request the two headers are added to the answer before the handler runs (`answerHeader`), so an
+ * answer built by `answer` is sent as built: setting them on `c.res` afterwards made Hono copy every
+ * response (measured with `bench:listener`: about 1.9x the throughput at under half the CPU per request).
  */
 export function corsHeaders({ allowHeaders, exposeHeaders, maxAgeSeconds = 86_400 }: CorsHeadersOptions): MiddlewareHandler {
   const preflight = cors({ origin: "*", allowHeaders, exposeHeaders, maxAge: maxAgeSeconds });

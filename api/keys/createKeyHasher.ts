@@ -21,8 +21,8 @@ export type RememberedKeyHasher = (rawKey: string, fingerprint?: string) => stri
  * `hashKey` remembered for the `maxEntries` raw keys asked for most recently, each under the raw key's
  * fingerprint (`fingerprintCredential`; the least recently asked for is forgotten first): a key's hash
  * never changes, so nothing remembered goes stale, and authenticating a known key costs no HMAC (the
- * HMAC was 3-5% of the price route's time in CPU profiles under load). The raw key itself is never
- * kept. A caller that has the fingerprint passes it (it must be the raw key's own); else it is
+ * HMAC was 3-5% of the price route's time in CPU profiles under load). This memory never keeps a raw
+ * key. A caller that has the fingerprint passes it (it must be the raw key's own); else it is
  * computed. Unknown keys are remembered too: a flood of them only makes known keys cost an HMAC again,
  * and the failed-authentication budget bounds it per address.
  */

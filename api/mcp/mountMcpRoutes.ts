@@ -53,7 +53,7 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     return origin !== undefined && !allowed.has(origin);
   };
   const refusedOrigin = "this Origin may not call the MCP endpoints";
-  // The SDK's answer, with the headers prepared before it (CORS).
+  // The SDK's answer (answerHeaders adds CORS to it).
   const forward = (c: Context, res: Response) => c.newResponse(res.body, res);
 
   mount(routes.mcp, async (c) => {

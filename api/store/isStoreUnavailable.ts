@@ -8,8 +8,8 @@ const opened = new WeakSet<Promise<void>>();
 
 /**
  * Waits for the app store's migrations; a store that cannot be opened is a StoreNotReadyError (503).
- * Once it has been seen ready, undefined: a metered call checks it twice, and awaiting a settled
- * promise each time still cost a promise and a turn of the microtask queue.
+ * Once it has been seen ready, undefined: a metered call checks it twice, and each check made a
+ * promise (`.catch`) and took turns of the microtask queue to settle it.
  */
 export function awaitStore(ready: Promise<void>): Promise<void> | undefined {
   if (opened.has(ready)) return undefined;

@@ -81,6 +81,7 @@ export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOpti
       c.res = errorAnswer(c, error);
       return;
     }
+    // c.res is a native Response since its clone above, so these stay on it (a HEAD answer included).
     for (const [name, value] of Object.entries(paidHeaders(paymentResponse))) c.res.headers.set(name, value);
   };
 }

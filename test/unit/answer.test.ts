@@ -2,8 +2,10 @@ import { getRequestListener } from "@hono/node-server";
 import { Hono, type MiddlewareHandler } from "hono";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiError } from "../../api/errors";
-import { answer, answerHeader, answerHeaders, beforeAnswer } from "../../api/http/answer";
+import { answer, answerHeader, answerHeaders, beforeAnswer, buildAnswer } from "../../api/http/answer";
 import { handleError } from "../../api/http/errorHandling";
+import { type PublicListener, startPublicListener } from "../../api/listener/startPublicListener";
+import { freePort } from "../../devnet/anvil";
 
 /** Middleware adding two headers (one of them in mixed case) to the answer, as the access middleware does. */
 const addsHeaders: MiddlewareHandler = (c, next) => {
@@ -115,5 +117,37 @@ describe.each([
     expect(res.status).toBe(404);
     expect(res.headers.get("x-after-step")).toBe("late");
     expect(seen).toEqual([404]);
+  });
+});
+
+describe("answers through our listener", () => {
+  let listener: PublicListener | undefined;
+  afterAll(() => listener?.close());
+
+  test("behavior: built by `answer` or by c.json, GET and HEAD carry the middleware's headers, and GET its length (not chunked)", async () => {
+    const app = appWith(addsHeaders)
+      .get("/answer", (c) => answer(c, '{"a":1}', 200, { "content-type": "application/json", "x-service-a": "1" }))
+      .get("/json", (c) => c.json({ b: 2 }))
+      // An answer built, then replaced by a refusal: the refusal has none of the first answer's own headers.
+      .get("/replaced", (c) => {
+        buildAnswer(c, "{}", 200, { "x-service-a": "1" });
+        return buildAnswer(c, '{"error":"X"}', 402, { "content-type": "application/json" });
+      });
+    const port = await freePort();
+    listener = await startPublicListener({ host: "127.0.0.1", port, app });
+    for (const path of ["/answer", "/json"]) {
+      const got = await fetch(`http://127.0.0.1:${port}${path}`);
+      const body = await got.text();
+      expect(got.headers.get("x-ratelimit-remaining"), path).toBe("7");
+      expect(got.headers.get("content-length"), path).toBe(String(Buffer.byteLength(body)));
+      expect(got.headers.get("transfer-encoding"), path).toBeNull();
+      const head = await fetch(`http://127.0.0.1:${port}${path}`, { method: "HEAD" });
+      expect(head.headers.get("x-ratelimit-remaining"), `HEAD ${path}`).toBe("7");
+      expect(head.headers.get("x-shared"), `HEAD ${path}`).toBe("from middleware");
+    }
+    const replaced = await fetch(`http://127.0.0.1:${port}/replaced`);
+    expect(replaced.status).toBe(402);
+    expect(replaced.headers.get("x-service-a")).toBeNull();
+    expect(replaced.headers.get("x-ratelimit-remaining")).toBe("7");
   });
 });
