@@ -28,9 +28,12 @@ const credentialHeaders = [
   "x-gateway-host",
 ];
 
-/** A Context whose only part readCredential uses is `req.header(name)`: any string, even one no HTTP stack would carry. */
+/**
+ * A Context whose only parts readCredential uses are `req.raw` (a request our listener did not make)
+ * and `req.header(name)`: any string, even one no HTTP stack would carry.
+ */
 const headerContext = (headers: Record<string, string | undefined>) =>
-  ({ req: { header: (name: string) => headers[name.toLowerCase()] } }) as unknown as Context;
+  ({ req: { raw: {}, header: (name: string) => headers[name.toLowerCase()] } }) as unknown as Context;
 
 /** Header values as callers send them: arbitrary, empty, blank, Bearer-shaped, key-shaped. */
 const credentialHeaderValue = (value: fc.Arbitrary<string>) =>
