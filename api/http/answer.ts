@@ -12,7 +12,7 @@ type AnswerState = {
   headers: Record<string, string>;
   /** Runs the step at most once, with the answer's status; a Response replaces the answer. */
   settle?: (status: number) => Promise<Response | undefined>;
-  /** The answer `answer` built from `headers`, which therefore has them all. */
+  /** The last answer `buildAnswer` made, which has all of `headers`. */
   built?: Response;
 };
 
