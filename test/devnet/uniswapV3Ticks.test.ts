@@ -169,7 +169,10 @@ describe("the Uniswap V3 pool fixture", () => {
 describe("the seeded WETH/USDC 0.05% pool", () => {
   test("behavior: an eth_call swap to ±2% moves exactly the reference's amounts across the narrow position's edges; the liquidity at the price alone misstates that depth by over 5%", async () => {
     const seeded = manifest.pools.find((p) => p.name === "uniswap-v3:WETH/USDC:500")?.address as Address;
-    const block = await user.getBlockNumber({ cacheTime: 0 });
+    // At the seeding's block, as the deployer (who approved the router then): other files' swaps move this
+    // shared pool's price, and with it how far the position's edges sit inside the band.
+    const block = BigInt(manifest.seededAtBlock);
+    const deployer = manifest.accounts.deployer.address as Address;
     const state = await referencePoolAt(seeded, block);
     for (const [zeroForOne, percent] of [
       [false, 102n],
@@ -180,7 +183,8 @@ describe("the seeded WETH/USDC 0.05% pool", () => {
         address: router,
         abi: devnetSwapRouterAbi,
         functionName: "swapV3Exact",
-        args: [seeded, zeroForOne, true, 10n ** 30n, limit, user.account.address],
+        args: [seeded, zeroForOne, true, 10n ** 30n, limit, deployer],
+        account: deployer,
         blockNumber: block,
       });
       const expected = referenceSwap(state, { zeroForOne, amountSpecified: 10n ** 30n, sqrtPriceLimitX96: limit });

@@ -89,9 +89,12 @@ test("behavior: 200 legacy SSE sessions opened and dropped leave no sockets, tim
   const after = handles();
   const heapAfter = heapUsed();
 
-  // Both ends of each stream are sockets of this process; each session has its keep-alive timer.
-  expect(sockets(during) - sockets(before)).toBeGreaterThanOrEqual(2 * sessions);
-  expect((during.Timeout ?? 0) - (before.Timeout ?? 0)).toBeGreaterThanOrEqual(sessions);
+  // Both ends of each stream are sockets of this process; each session has its keep-alive timer. The
+  // service's own connections to the devnet and their timers come and go meanwhile (one fewer was seen
+  // once on a loaded machine): a few of them are allowed for.
+  const background = 4;
+  expect(sockets(during) - sockets(before)).toBeGreaterThanOrEqual(2 * sessions - background);
+  expect((during.Timeout ?? 0) - (before.Timeout ?? 0)).toBeGreaterThanOrEqual(sessions - background);
   expect(sockets(after)).toBeLessThanOrEqual(sockets(before));
   expect(after.Timeout ?? 0).toBeLessThanOrEqual(before.Timeout ?? 0);
   // What the sessions held is given back: at most a tenth of it stays.
