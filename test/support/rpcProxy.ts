@@ -7,6 +7,7 @@ export type RpcProxyMode =
   | "alter-hash"
   | "lie-call"
   | "drop-broadcast-answer"
+  | "hold-broadcast-answer"
   | "no-fill-transaction"
   | `inflate-transfer:${string}`;
 export type RpcProxy = {
@@ -18,6 +19,9 @@ export type RpcProxy = {
   holdHead(block: number | null): Promise<void>;
   /** How many requests of each JSON-RPC method the proxy forwarded so far. */
   counts(): Promise<Record<string, number>>;
+  /** How many broadcasts `hold-broadcast-answer` holds now; `release` drops their answers. */
+  held(): Promise<number>;
+  release(): Promise<void>;
   stop(): Promise<void>;
   /** Kills the process outright (SIGKILL: a provider that vanishes mid-request). */
   kill(): Promise<void>;
@@ -60,6 +64,12 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass",
     },
     async counts() {
       return (await (await fetch(`${url}/__counts`)).json()) as Record<string, number>;
+    },
+    async held() {
+      return ((await (await fetch(`${url}/__held`)).json()) as { held: number }).held;
+    },
+    async release() {
+      await fetch(`${url}/__release`, { method: "POST" });
     },
     stop: () => signal("SIGTERM"),
     kill: () => signal("SIGKILL"),

@@ -8,7 +8,9 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * smart-wallet signature valid), `inflate-transfer:<amount>` rewrites the amount of every ERC-20
  * `Transfer` log in the receipts it forwards, `drop-broadcast-answer` forwards an `eth_sendRawTransaction`
  * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know),
- * `no-fill-transaction` answers `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
+ * `hold-broadcast-answer` does the same once `POST /__release` is called (`GET /__held` answers how many
+ * it holds: a broadcast still in flight while other work completes), `no-fill-transaction` answers
+ * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
@@ -25,6 +27,8 @@ let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
 let heldBlock: number | null = null;
 const counts: Record<string, number> = {};
+/** The held broadcasts' releases (`hold-broadcast-answer`). */
+let held: (() => void)[] = [];
 
 /** Counts each request's method and, while a block is held, points "latest" block reads at it. */
 function forwarded(body: string): string {
@@ -63,6 +67,16 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ block: heldBlock }));
     return;
   }
+  if (req.url === "/__held") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ held: held.length }));
+    return;
+  }
+  if (req.url === "/__release") {
+    for (const release of held) release();
+    held = [];
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    return;
+  }
   if (req.url === "/__counts") {
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(counts));
     return;
@@ -80,8 +94,9 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
-  if (mode === "drop-broadcast-answer" && body.includes('"eth_sendRawTransaction"')) {
+  if ((mode === "drop-broadcast-answer" || mode === "hold-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
+    if (mode === "hold-broadcast-answer") await new Promise<void>((release) => held.push(release));
     res.destroy();
     return;
   }

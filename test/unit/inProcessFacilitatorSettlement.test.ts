@@ -2,7 +2,7 @@ import { executionAsyncId } from "node:async_hooks";
 import type { PaymentPayload } from "@x402/core/types";
 import { type Address, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
@@ -55,6 +55,15 @@ const settledTransfers = async (fromBlock: bigint) =>
       fromBlock,
     })
   ).map((log) => ({ value: log.args.value, hash: log.transactionHash }));
+
+/** A settlement answered pending: its broadcast's answer was lost, so the hash it was sent under is all that is known. */
+const settlementPending = {
+  success: false,
+  errorReason: "settlement_pending",
+  transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+  network: baseNetwork,
+  payer,
+};
 
 describe("createInProcessFacilitator on a chain that mines the settlement", () => {
   test("behavior: a valid payment verifies, settles in one mined transaction sent by the gas key on Base, and moves exactly the amount", async () => {
@@ -119,13 +128,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       const since = await head();
       const broadcastsBefore = (await proxy.counts()).eth_sendRawTransaction ?? 0;
       const pending = await facilitator.settle(paid, auditTerms);
-      expect(pending).toEqual({
-        success: false,
-        errorReason: "settlement_pending",
-        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        network: baseNetwork,
-        payer,
-      });
+      expect(pending).toEqual(settlementPending);
       // The transfer is mined under the hash the facilitator noted.
       expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
       expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: pending.transaction }]);
@@ -135,6 +138,30 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: false, transaction: "" });
       expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
       expect(await settledTransfers(since + 1n)).toHaveLength(1);
+    });
+  });
+
+  describe("a broadcast whose answer is lost while another settlement completes (the proxy holds it, then cuts it)", () => {
+    let proxy: RpcProxy;
+    beforeAll(async () => {
+      proxy = await startRpcProxy(anvil.rpcUrl, "hold-broadcast-answer");
+    });
+    afterAll(() => proxy?.stop());
+
+    test("behavior: it is still answered pending with its hash: the other settlement's end does not take away its broadcast record", async () => {
+      const throughProxy = facilitatorOn([proxy.url]);
+      const direct = facilitatorOn([anvil.rpcUrl]);
+      const [held, other] = await Promise.all([payment(), payment()]);
+      const since = await head();
+      const settlingHeld = throughProxy.settle(held, auditTerms);
+      await vi.waitFor(async () => expect(await proxy.held()).toBe(1), { timeout: 30_000, interval: 50 });
+      const settled = await direct.settle(other, auditTerms);
+      expect(settled).toMatchObject({ success: true });
+      await proxy.release();
+      const pending = await settlingHeld;
+      expect(pending).toEqual(settlementPending);
+      expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
+      expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual([pending.transaction, settled.transaction].sort());
     });
   });
 
