@@ -86,13 +86,13 @@ export function answerHeaders(): MiddlewareHandler {
     await next();
     const state = (c as WithAnswer)[stateKey];
     if (state === undefined || c.res === state.built) return;
-    const built = c.res;
-    const missing = Object.keys(state.headers).filter((name) => !built.headers.has(name));
+    const other = c.res;
+    const missing = Object.keys(state.headers).filter((name) => !other.headers.has(name));
     if (missing.length === 0) return;
-    const headers = new Headers(built.headers);
+    const headers = new Headers(other.headers);
     for (const name of missing) headers.set(name, state.headers[name] as string);
-    const streamed = built.body === null || headers.get("content-type")?.startsWith("text/event-stream");
-    const body = streamed ? built.body : new Uint8Array(await built.arrayBuffer());
-    c.res = new Response(body, { status: built.status, statusText: built.statusText, headers });
+    const streamed = other.body === null || headers.get("content-type")?.startsWith("text/event-stream");
+    const body = streamed ? other.body : new Uint8Array(await other.arrayBuffer());
+    c.res = new Response(body, { status: other.status, statusText: other.statusText, headers });
   };
 }

@@ -41,5 +41,5 @@ export function sharedJson<T extends object, S extends ContentfulStatusCode>(
 
 function jsonText<T, S extends ContentfulStatusCode>(c: Context, text: string, status: S, headers: Record<string, string>) {
   // The body is the value's JSON: typed as c.json would type it.
-  return answer(c, text, status, { ...headers, "content-type": "application/json" }) as Promise<Response> as Promise<JsonAnswer<T, S>>;
+  return answer(c, text, status, { ...headers, "content-type": "application/json" }) as Promise<JsonAnswer<T, S>>;
 }
