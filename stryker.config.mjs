@@ -120,7 +120,9 @@
  *   refuses others), so no answer below 200 reaches this check.
  * - answer.ts answerHeaders' shortcuts (`c.res === state.built` and `missing.length === 0` -> false,
  *   the `.filter` of missing names removed): they only spare rebuilding an answer; a rebuilt one has
- *   the same headers, since Hono's `c.res` setter copies the answer's own headers back over ours.
+ *   the same headers, since Hono's `c.res` setter copies the answer's own headers back over ours; and
+ *   `streamed` -> `true` (or the content type's prefix `""`): an answer built otherwise carries its whole body in one
+ *   chunk, which @hono/node-server reads whole and sends with its length either way.
  * - requestHeader.ts `line.length !== wanted.length ||` -> `false ||`: a length check before the
  *   lowercase comparison, which alone decides.
  * - fingerprintCredential.ts: the mutants that never reuse a connection's fingerprint (the reuse's
@@ -221,8 +223,11 @@
  *   -> `.ok`: readAtEvidenceGrade and rpcBatch answer one outcome per request, so the element exists.
  * - createInProcessFacilitator.ts `rpcUrls.length === 1 ?` -> `false`: a fallback over one transport answers as that
  *   transport; chainReachable's `() => false` -> `() => undefined`: both falsy; the chain definition's `rpcUrls: {}`,
- *   `default: {}` and `http: []`: the transports carry their own URLs; the watch's `{ hash: null }` -> `{}`: only its
- *   truth is read, and undefined is as false as null.
+ *   `default: {}` and `http: []`: the transports carry their own URLs; `authorizationKey`'s `toLowerCase` ->
+ *   `toUpperCase`: one function makes both keys, so they still match; `functionName === "transferWithAuthorization"`
+ *   -> `true`: x402's exact scheme sends the token no other call (its ERC-6492 deployment goes to the wallet's
+ *   factory, whose calldata FiatTokenAbi does not decode); `watches.delete` removed: an entry of a settled
+ *   payment stays (its authorization is spent, so no settlement looks it up again): not seen in any answer.
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

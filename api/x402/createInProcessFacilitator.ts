@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
@@ -6,18 +5,22 @@ import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   BaseError,
   createWalletClient,
+  decodeFunctionData,
   defineChain,
   fallback,
   type Hex,
   http,
   keccak256,
+  parseTransaction,
   publicActions,
   RpcRequestError,
   type Transport,
 } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
+import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
 import { answerWithin } from "./answerWithin";
+import type { Eip3009Authorization } from "./parsePaymentSignature";
 import { reuseAnswer } from "./reuseAnswer";
 import { FacilitatorUnavailableError, type X402Facilitator } from "./X402Facilitator";
 
@@ -26,33 +29,58 @@ const settlementGas = 100_000n;
 /** The gas key counts as funded while it can pay for this many settlements at the current fee. */
 const fundedSettlements = 10n;
 
-/** The settlement in flight in this async context: the hash of a broadcast whose answer never came. */
-const unansweredBroadcasts = new AsyncLocalStorage<{ hash: Hex | null }>();
-/** Settlements in flight in this process, under `unansweredBroadcasts`. */
-let settling = 0;
+/** A settlement in flight: the hash of its broadcast, once that broadcast's answer was lost. */
+type BroadcastWatch = { hash?: Hex };
+/** Settlements in flight by the EIP-3009 authorization they spend (`authorizationKey`). */
+type BroadcastWatches = Map<string, BroadcastWatch>;
+
+/** An EIP-3009 authorization as the token tells them apart: its authorizer and nonce. */
+const authorizationKey = (from: string, nonce: string) => `${from.toLowerCase()}:${nonce.toLowerCase()}`;
 
 /**
- * Runs a settlement with `watch` as its broadcast record. The storage is disabled again once no
- * settlement is in flight: on Node 22 an enabled AsyncLocalStorage keeps a hook on every promise the
- * process makes, for good; after one settlement the price route cost 19% more CPU an answer (120 → 144
- * µs, docs/operations.md#the-market-route).
+ * The EIP-3009 authorization a raw transaction spends when it calls `transferWithAuthorization` (either
+ * overload), else null: what ties a broadcast to the payment it settles. Attributing it by the async
+ * context instead (an AsyncLocalStorage) kept a hook on every promise of the process on Node 22 while
+ * settlements were in flight: 19% more CPU an answer (docs/operations.md#the-market-route).
  */
-async function watchingBroadcasts<T>(watch: { hash: Hex | null }, settle: () => Promise<T>): Promise<T> {
-  settling += 1;
+function spentAuthorization(raw: Hex): string | null {
   try {
-    return await unansweredBroadcasts.run(watch, settle);
+    const call = decodeFunctionData({ abi: FiatTokenAbi, data: parseTransaction(raw).data ?? "0x" });
+    return call.functionName === "transferWithAuthorization" ? authorizationKey(call.args[0], call.args[5]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the settlement of `payload` with a watch on the broadcasts that spend its authorization: its
+ * result, and the hash of its broadcast if that broadcast's answer was lost. It throws for a payload
+ * without an EIP-3009 authorization, which parsePaymentSignature refuses first. One settlement of a
+ * payment at a time: payPerCall claims a payment before it settles it.
+ */
+async function watchingBroadcasts<T>(
+  watches: BroadcastWatches,
+  payload: PaymentPayload,
+  settle: () => Promise<T>,
+): Promise<{ result: T; lostBroadcast?: Hex }> {
+  const { from, nonce } = (payload.payload as { authorization: Eip3009Authorization }).authorization;
+  const authorization = authorizationKey(from, nonce);
+  const watch: BroadcastWatch = {};
+  watches.set(authorization, watch);
+  try {
+    return { result: await settle(), lostBroadcast: watch.hash };
   } finally {
-    settling -= 1;
-    if (settling === 0) unansweredBroadcasts.disable();
+    watches.delete(authorization);
   }
 }
 
 /**
  * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent once, and when its answer is
  * lost (a transport failure or a timeout, not the node's own refusal) the transaction's hash (the
- * keccak-256 of the raw transaction) is noted for the settlement in flight: it may have been broadcast.
+ * keccak-256 of the raw transaction) is noted for the settlement in flight that spends its
+ * authorization: it may have been broadcast.
  */
-function broadcastWatchingHttp(url: string): Transport {
+function broadcastWatchingHttp(url: string, watches: BroadcastWatches): Transport {
   const reads = http(url);
   const sends = http(url, { retryCount: 0 });
   return (config) => {
@@ -65,11 +93,12 @@ function broadcastWatchingHttp(url: string): Transport {
         try {
           return await send.request(args);
         } catch (error) {
-          const watch = unansweredBroadcasts.getStore();
           const [raw] = (args.params ?? []) as [Hex?];
           // The node's own JSON-RPC refusal (wrapped by viem) means it was not taken.
           const refused = error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError) instanceof RpcRequestError;
-          if (watch && raw && !refused) watch.hash = keccak256(raw);
+          const authorization = raw && !refused ? spentAuthorization(raw) : null;
+          const watch = authorization === null ? undefined : watches.get(authorization);
+          if (raw && watch) watch.hash = keccak256(raw);
           throw error;
         }
       },
@@ -104,8 +133,11 @@ export function createInProcessFacilitator({
 }: CreateInProcessFacilitatorParameters): X402Facilitator {
   const account = privateKeyToAccount(privateKey, { nonceManager });
   const chain = defineChain({ ...base, rpcUrls: { default: { http: [...rpcUrls] } } });
+  const watches: BroadcastWatches = new Map();
   const transport =
-    rpcUrls.length === 1 ? broadcastWatchingHttp(rpcUrls[0] as string) : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url)));
+    rpcUrls.length === 1
+      ? broadcastWatchingHttp(rpcUrls[0] as string, watches)
+      : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url, watches)));
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
   const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));
@@ -143,12 +175,11 @@ export function createInProcessFacilitator({
         unanswered.delete(signature);
         return lost;
       }
-      const watch = { hash: null as Hex | null };
       try {
-        const result = await watchingBroadcasts(watch, () => facilitator.settle(payload, requirements));
+        const { result, lostBroadcast } = await watchingBroadcasts(watches, payload, () => facilitator.settle(payload, requirements));
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
-        if (!result.success && !result.transaction && watch.hash) {
-          const pending = { success: false, errorReason: "settlement_pending", transaction: watch.hash, network, payer: result.payer };
+        if (!result.success && !result.transaction && lostBroadcast) {
+          const pending = { success: false, errorReason: "settlement_pending", transaction: lostBroadcast, network, payer: result.payer };
           unanswered.set(signature, pending);
           return pending;
         }

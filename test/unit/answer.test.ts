@@ -72,6 +72,28 @@ describe.each([
     expect(head.headers.get("x-shared")).toBe("from handler");
   });
 
+  test("behavior: built otherwise without a body (204), with a body of no content type, or as an event stream (passed on as it flows, never read whole), each gets the middleware's headers", async () => {
+    const app = appWith(addsHeaders)
+      .get("/none", (c) => c.body(null, 204))
+      .get("/raw", (c) => c.body(new TextEncoder().encode("raw")))
+      .get("/events", () => {
+        // One event, then the stream stays open, as a live event stream does.
+        const events = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode("data: first\n\n")),
+        });
+        return new Response(events, { headers: { "content-type": "text/event-stream; charset=utf-8" } });
+      });
+    const none = await app.request("/none");
+    expect([none.status, await none.text(), none.headers.get("x-shared")]).toEqual([204, "", "from middleware"]);
+    const raw = await app.request("/raw");
+    expect([raw.status, await raw.text(), raw.headers.get("x-shared")]).toEqual([200, "raw", "from middleware"]);
+    const events = await app.request("/events");
+    expect(events.headers.get("x-shared")).toBe("from middleware");
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: first\n\n");
+    await reader.cancel();
+  });
+
   test("behavior: the step of `beforeAnswer` runs once, with the status, before `answer` builds: its header is in the answer, its Response replaces it", async () => {
     const seen: number[] = [];
     const metered =
