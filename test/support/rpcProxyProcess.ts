@@ -140,4 +140,8 @@ server.listen(Number(port ?? 0), "127.0.0.1", () => {
   const address = server.address();
   console.log(`listening ${typeof address === "object" && address ? address.port : 0}`);
 });
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+process.on("SIGTERM", () => {
+  // A held broadcast's connection would keep the server from closing.
+  for (const release of held) release();
+  server.close(() => process.exit(0));
+});
