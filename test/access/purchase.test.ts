@@ -59,8 +59,13 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     return ((await res.json()) as PurchaseIntent).intent;
   }
 
-  async function claim(i: PurchaseIntent["intent"], txHash: Hex, signer: { privateKey: Hex } = buyer.account as { privateKey: Hex }) {
-    return post(app(), "/v1/subscribe/crypto", { intentId: i.intentId, signature: await sign(i.messageToSign, signer), txHash });
+  async function claim(
+    i: PurchaseIntent["intent"],
+    txHash: Hex,
+    signer: { privateKey: Hex } = buyer.account as { privateKey: Hex },
+    overrides = {},
+  ) {
+    return post(app(overrides), "/v1/subscribe/crypto", { intentId: i.intentId, signature: await sign(i.messageToSign, signer), txHash });
   }
 
   /** Pays `i` in USDC from `user`, indexes the transfer and a head 3 blocks later (4 confirmations); the tx hash. */
@@ -305,9 +310,18 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const i = await intent({ tier: "GROWTH", userWallet: account.address });
     const wei = BigInt(i.eth?.amountWei as string);
     const receipt = await payEth(manifest, ethBuyer.index, payTo, wei);
-    const early = await claim(i, receipt.transactionHash, account);
-    expect(early.status, await early.clone().text()).toBe(400);
-    expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", required: 3 });
+    // Claimed at the payment's own block: other test files mine blocks meanwhile, which would make it final.
+    const atPayment = await startRpcProxy(manifest.rpcUrl);
+    try {
+      await atPayment.holdHead(Number(receipt.blockNumber));
+      const early = await claim(i, receipt.transactionHash, account, {
+        providers: [{ name: "devnet", url: atPayment.url, trusted: true }],
+      });
+      expect(early.status, await early.clone().text()).toBe(400);
+      expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", confirmations: 1, required: 3 });
+    } finally {
+      await atPayment.stop();
+    }
     await mine(manifest, 3);
     const res = await claim(i, receipt.transactionHash, account);
     expect(res.status, await res.clone().text()).toBe(200);

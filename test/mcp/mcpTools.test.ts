@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { testManifest } from "../support/devnet";
-import { clientKinds, connectClient, type McpTestService, proKey, startMcpService } from "./support";
+import { testClient, testManifest } from "../support/devnet";
+import { clientKinds, connectClient, type McpTestClient, type McpTestService, proKey, startMcpService, type ToolResult } from "./support";
 
 /** This file signs as users[13] only (its key); users[12] pays in mcpPayment.test.ts. */
 const manifest = testManifest();
@@ -35,6 +35,22 @@ function stable(value: unknown): unknown {
 let service: McpTestService;
 let apiKey: string;
 
+/**
+ * The tool's answer and its REST route's to the same call, made while the chain's head stayed: other test
+ * files mine blocks meanwhile, and an answer read a block later differs in its provenance. The market
+ * index's head is moved to the chain's first, so the index-backed routes are within their lag bound.
+ */
+async function answersAtOneHead(client: McpTestClient, call: (typeof calls)[number]): Promise<[ToolResult, Response]> {
+  const chain = testClient(manifest);
+  for (let attempt = 1; ; attempt++) {
+    await service.syncIndexHead();
+    const before = await chain.getBlockNumber({ cacheTime: 0 });
+    const result = await client.callTool({ name: call.name, arguments: call.arguments });
+    const rest = await service.app.request(call.path, { headers: { "x-api-key": apiKey } });
+    if ((await chain.getBlockNumber({ cacheTime: 0 })) === before || attempt === 10) return [result, rest];
+  }
+}
+
 beforeAll(async () => {
   service = await startMcpService(manifest);
   apiKey = await proKey(service, user);
@@ -63,9 +79,8 @@ describe.each(clientKinds)("MCP tools through the %s client", (kind) => {
     const client = await connectClient(kind, service.origin, { "x-api-key": apiKey });
     try {
       for (const call of calls) {
-        const result = await client.callTool({ name: call.name, arguments: call.arguments });
+        const [result, rest] = await answersAtOneHead(client, call);
         expect(result.isError ?? false, `${call.name}: ${JSON.stringify(result.content)}`).toBe(false);
-        const rest = await service.app.request(call.path, { headers: { "x-api-key": apiKey } });
         expect(rest.status, call.path).toBe(200);
         expect(stable(result.structuredContent), call.name).toEqual(stable(await rest.json()));
         expect(result.content[0]?.text, call.name).toMatch(/\S/);
@@ -110,6 +125,7 @@ describe("credits", () => {
   test("behavior: a paid tool charges the key one credit as its REST route does; the status tool and a refused call charge none", async () => {
     const client = await connectClient("v2 pinned to 2026-07-28", service.origin, { authorization: `Bearer ${apiKey}` });
     try {
+      await service.syncIndexHead();
       const before = await used();
       expect((await client.callTool({ name: "svc_get_dex_liquidity", arguments: {} })).isError ?? false).toBe(false);
       const afterTool = await used();

@@ -27,6 +27,8 @@ export type McpTestService = {
   app: ReturnType<typeof createApp>;
   store: AppStore;
   payTo: Address;
+  /** Moves the market index's head to the chain's (other test files mine blocks meanwhile). */
+  syncIndexHead(): Promise<void>;
   sql(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   stop(): Promise<void>;
 };
@@ -54,6 +56,7 @@ export async function startMcpService(
     app,
     store,
     payTo,
+    syncIndexHead: marketIndex.syncHead,
     sql: (text, params) => backend.sql(text, params) as Promise<Record<string, unknown>[]>,
     async stop() {
       await new Promise<void>((done) => {
