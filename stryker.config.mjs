@@ -83,7 +83,8 @@
  * (test/unit/inProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
  * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as
  * Base with the devnet's USDC fixture at Base's address, started by the test in about a second; a settlement mined,
- * five at once from one key, a broadcast whose answer the RPC proxy process cuts, one through a node without
+ * five at once from one key, broadcasts whose answers the RPC proxy process cuts at once or later, the same payment
+ * settled twice at once, the chain unreachable and back, one through a node without
  * eth_fillTransaction, one not mined within its timeout, and a broadcast whose first answer is lost and that a second
  * anvil, the fallback node, takes).
  *
@@ -226,8 +227,7 @@
  *   `default: {}` and `http: []`: the transports carry their own URLs; `authorizationKey`'s `toLowerCase` ->
  *   `toUpperCase`: one function makes both keys, so they still match; `functionName === "transferWithAuthorization"`
  *   -> `true`: x402's exact scheme sends the token no other call (its ERC-6492 deployment goes to the wallet's
- *   factory, whose calldata FiatTokenAbi does not decode); `watches.delete` removed: an entry of a settled
- *   payment stays (its authorization is spent, so no settlement looks it up again): not seen in any answer.
+ *   factory, whose calldata FiatTokenAbi does not decode).
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

@@ -34,8 +34,9 @@ type BroadcastWatch = { hash?: Hex };
 /** Settlements in flight by the EIP-3009 authorization they spend (`authorizationKey`). */
 type BroadcastWatches = Map<string, BroadcastWatch>;
 
-/** An EIP-3009 authorization as the token tells them apart: its authorizer and nonce. */
-const authorizationKey = (from: string, nonce: string) => `${from.toLowerCase()}:${nonce.toLowerCase()}`;
+/** An EIP-3009 authorization as tokens tell them apart: the token, its authorizer and its nonce. */
+const authorizationKey = (token: string, from: string, nonce: string) =>
+  `${token.toLowerCase()}:${from.toLowerCase()}:${nonce.toLowerCase()}`;
 
 /**
  * The EIP-3009 authorization a raw transaction spends when it calls `transferWithAuthorization` (either
@@ -45,26 +46,30 @@ const authorizationKey = (from: string, nonce: string) => `${from.toLowerCase()}
  */
 function spentAuthorization(raw: Hex): string | null {
   try {
-    const call = decodeFunctionData({ abi: FiatTokenAbi, data: parseTransaction(raw).data ?? "0x" });
-    return call.functionName === "transferWithAuthorization" ? authorizationKey(call.args[0], call.args[5]) : null;
+    const { to, data } = parseTransaction(raw);
+    const call = decodeFunctionData({ abi: FiatTokenAbi, data: data ?? "0x" });
+    return to && call.functionName === "transferWithAuthorization" ? authorizationKey(to, call.args[0], call.args[5]) : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Runs the settlement of `payload` with a watch on the broadcasts that spend its authorization: its
- * result, and the hash of its broadcast if that broadcast's answer was lost. It throws for a payload
- * without an EIP-3009 authorization, which parsePaymentSignature refuses first. One settlement of a
- * payment at a time: payPerCall claims a payment before it settles it.
+ * Runs the settlement of `payload` (to be paid in `token`) with a watch on the broadcasts that spend its
+ * authorization: its result, and the hash of its broadcast if that broadcast's answer was lost. It throws
+ * for a payload without an EIP-3009 authorization, which parsePaymentSignature refuses first, and for an
+ * authorization already being settled (payPerCall claims a payment before it settles it, so that is
+ * another caller's second attempt: it would only pay gas for a transfer bound to revert).
  */
 async function watchingBroadcasts<T>(
   watches: BroadcastWatches,
+  token: string,
   payload: PaymentPayload,
   settle: () => Promise<T>,
 ): Promise<{ result: T; lostBroadcast?: Hex }> {
   const { from, nonce } = (payload.payload as { authorization: Eip3009Authorization }).authorization;
-  const authorization = authorizationKey(from, nonce);
+  const authorization = authorizationKey(token, from, nonce);
+  if (watches.has(authorization)) throw new Error("this authorization is being settled already");
   const watch: BroadcastWatch = {};
   watches.set(authorization, watch);
   try {
@@ -75,10 +80,10 @@ async function watchingBroadcasts<T>(
 }
 
 /**
- * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent once, and when its answer is
- * lost (a transport failure or a timeout, not the node's own refusal) the transaction's hash (the
- * keccak-256 of the raw transaction) is noted for the settlement in flight that spends its
- * authorization: it may have been broadcast.
+ * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent to this node once (viem's
+ * `fallback` may then send it to the next node), and when its answer is lost (a transport failure or a
+ * timeout, not the node's own refusal) the transaction's hash (the keccak-256 of the raw transaction) is
+ * noted for the settlement in flight that spends its authorization: it may have been broadcast.
  */
 function broadcastWatchingHttp(url: string, watches: BroadcastWatches): Transport {
   const reads = http(url);
@@ -149,7 +154,10 @@ export function createInProcessFacilitator({
       () => true,
       () => false,
     );
-  /** A throw from x402's code: the chain's fault when it cannot be reached now, else the payment's. */
+  /**
+   * A refusal before any broadcast: the chain's fault when it cannot be reached now, else the payment's.
+   * x402 throws on some failed reads and answers others as an invalid signature.
+   */
   const unlessChainDown = async <T>(answer: T): Promise<T> => {
     if (!(await chainReachable())) throw new FacilitatorUnavailableError("the chain cannot be reached");
     return answer;
@@ -161,11 +169,13 @@ export function createInProcessFacilitator({
       return facilitator.getSupported() as SupportedResponse;
     },
     async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
+      let verdict: VerifyResponse;
       try {
-        return await facilitator.verify(payload, requirements);
+        verdict = await facilitator.verify(payload, requirements);
       } catch {
-        return unlessChainDown({ isValid: false, invalidReason: "payment_verification_failed" });
+        verdict = { isValid: false, invalidReason: "payment_verification_failed" };
       }
+      return verdict.isValid ? verdict : unlessChainDown(verdict);
     },
     async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
       const signature = String((payload.payload as { signature?: unknown }).signature);
@@ -175,19 +185,24 @@ export function createInProcessFacilitator({
         unanswered.delete(signature);
         return lost;
       }
+      let refused: SettleResponse;
       try {
-        const { result, lostBroadcast } = await watchingBroadcasts(watches, payload, () => facilitator.settle(payload, requirements));
+        const { result, lostBroadcast } = await watchingBroadcasts(watches, requirements.asset, payload, () =>
+          facilitator.settle(payload, requirements),
+        );
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
         if (!result.success && !result.transaction && lostBroadcast) {
           const pending = { success: false, errorReason: "settlement_pending", transaction: lostBroadcast, network, payer: result.payer };
           unanswered.set(signature, pending);
           return pending;
         }
-        return result;
+        if (result.success || result.transaction) return result;
+        refused = result;
       } catch {
         // x402 returns every failure from the broadcast on; a throw comes from its checks before it.
-        return unlessChainDown({ success: false, errorReason: "settlement_failed", transaction: "", network });
+        refused = { success: false, errorReason: "settlement_failed", transaction: "", network };
       }
+      return unlessChainDown(refused);
     },
     readiness: reuseAnswer(async () => {
       try {

@@ -48,7 +48,12 @@ export async function startRpcProxy(target: string, mode: RpcProxyMode = "pass",
   const signal = (name: NodeJS.Signals) =>
     new Promise<void>((done) => {
       if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once("exit", () => done());
+      // A proxy that does not stop when asked is killed: a test's teardown never waits on it.
+      const unstopped = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      child.once("exit", () => {
+        clearTimeout(unstopped);
+        done();
+      });
       child.kill(name);
     });
   return {

@@ -9,7 +9,8 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * `Transfer` log in the receipts it forwards, `drop-broadcast-answer` forwards an `eth_sendRawTransaction`
  * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know),
  * `hold-broadcast-answer` does the same once `POST /__release` is called (`GET /__held` answers how many
- * it holds: a broadcast still in flight while other work completes), `no-fill-transaction` answers
+ * it holds: a broadcast still in flight while other work completes; one held goes on being held when the
+ * mode changes), `no-fill-transaction` answers
  * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
@@ -27,8 +28,15 @@ let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
 let heldBlock: number | null = null;
 const counts: Record<string, number> = {};
-/** The held broadcasts' releases (`hold-broadcast-answer`). */
-let held: (() => void)[] = [];
+/** The held broadcasts' releases (`hold-broadcast-answer`), oldest first; one whose client hung up leaves. */
+const held = new Set<() => void>();
+let stopping = false;
+
+/** Releases every held broadcast (its answer is then dropped). */
+function releaseAll() {
+  for (const release of held) release();
+  held.clear();
+}
 
 /** Counts each request's method and, while a block is held, points "latest" block reads at it. */
 function forwarded(body: string): string {
@@ -68,12 +76,11 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   if (req.url === "/__held") {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ held: held.length }));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ held: held.size }));
     return;
   }
   if (req.url === "/__release") {
-    for (const release of held) release();
-    held = [];
+    releaseAll();
     res.writeHead(200, { "content-type": "application/json" }).end("{}");
     return;
   }
@@ -96,7 +103,16 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
   if ((mode === "drop-broadcast-answer" || mode === "hold-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
-    if (mode === "hold-broadcast-answer") await new Promise<void>((release) => held.push(release));
+    if (mode === "hold-broadcast-answer" && !stopping) {
+      await new Promise<void>((release) => {
+        const done = () => {
+          held.delete(done);
+          release();
+        };
+        held.add(done);
+        res.once("close", done);
+      });
+    }
     res.destroy();
     return;
   }
@@ -141,7 +157,9 @@ server.listen(Number(port ?? 0), "127.0.0.1", () => {
   console.log(`listening ${typeof address === "object" && address ? address.port : 0}`);
 });
 process.on("SIGTERM", () => {
-  // A held broadcast's connection would keep the server from closing.
-  for (const release of held) release();
+  // Open connections (a held broadcast's, one still waiting on the node) would keep the server from closing.
+  stopping = true;
+  releaseAll();
   server.close(() => process.exit(0));
+  server.closeAllConnections();
 });

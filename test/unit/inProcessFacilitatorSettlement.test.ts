@@ -5,13 +5,14 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
+import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient, type DevnetClient } from "../../devnet/client";
 import { compileFixtures } from "../../devnet/compile";
 import { seedUsdc } from "../../devnet/seed/tokens";
 import { auditTerms, testPayTo } from "../support/recordedFacilitator";
-import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
+import { type RpcProxy, type RpcProxyMode, startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 
 // Anvil's well-known development keys: the deployer of the USDC fixture, the facilitator's gas key, the payer.
@@ -56,6 +57,18 @@ const settledTransfers = async (fromBlock: bigint) =>
       fromBlock,
     })
   ).map((log) => ({ value: log.args.value, hash: log.transactionHash }));
+
+/** The RPC proxy process in front of the chain, started in `mode` for the tests of the describe that calls this. */
+function proxyInMode(mode: RpcProxyMode): () => RpcProxy {
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(anvil.rpcUrl, mode);
+  });
+  afterAll(() => proxy?.stop());
+  return () => proxy;
+}
+/** The broadcasts (`eth_sendRawTransaction`) the proxy has forwarded so far. */
+const broadcasts = async (proxy: RpcProxy) => (await proxy.counts()).eth_sendRawTransaction ?? 0;
 
 /** A settlement answered pending: its broadcast's answer was lost, so the hash it was sent under is all that is known. */
 const settlementPending = {
@@ -112,62 +125,68 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
   });
 
   describe("a broadcast whose answer is lost (the RPC proxy cuts the connection after forwarding it)", () => {
-    let proxy: RpcProxy;
-    beforeAll(async () => {
-      proxy = await startRpcProxy(anvil.rpcUrl, "drop-broadcast-answer");
-    });
-    afterAll(() => proxy?.stop());
+    const proxy = proxyInMode("drop-broadcast-answer");
 
     test("behavior: it is sent once and answered pending with its hash; x402's retry of it gets the same answer, never a second broadcast", async () => {
-      const facilitator = facilitatorOn([proxy.url]);
+      const facilitator = facilitatorOn([proxy().url]);
       const paid = await payment();
       const since = await head();
-      const broadcastsBefore = (await proxy.counts()).eth_sendRawTransaction ?? 0;
+      const broadcastsBefore = await broadcasts(proxy());
       const pending = await facilitator.settle(paid, auditTerms);
       expect(pending).toEqual(settlementPending);
       // The transfer is mined under the hash the facilitator noted.
       expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
       expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: pending.transaction }]);
       expect(await facilitator.settle(paid, auditTerms)).toEqual(pending);
-      expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
+      expect(await broadcasts(proxy())).toBe(broadcastsBefore + 1);
       // Asked a third time, the facilitator settles afresh: the authorization is spent, so it fails, and sends nothing.
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: false, transaction: "" });
-      expect((await proxy.counts()).eth_sendRawTransaction ?? 0).toBe(broadcastsBefore + 1);
+      expect(await broadcasts(proxy())).toBe(broadcastsBefore + 1);
       expect(await settledTransfers(since + 1n)).toHaveLength(1);
     });
   });
 
   describe("broadcasts whose answers are lost later (the RPC proxy holds them until released, then cuts them)", () => {
-    let proxy: RpcProxy;
-    beforeAll(async () => {
-      proxy = await startRpcProxy(anvil.rpcUrl, "hold-broadcast-answer");
-    });
-    afterAll(() => proxy?.stop());
+    const proxy = proxyInMode("hold-broadcast-answer");
+    /** Starts settling `paid` and waits until the proxy holds its broadcast (and `alreadyHeld` others). */
+    async function settlingHeld(facilitator: ReturnType<typeof facilitatorOn>, paid: PaymentPayload, alreadyHeld = 0) {
+      const settling = facilitator.settle(paid, auditTerms);
+      let ended = false;
+      settling.then(() => {
+        ended = true;
+      });
+      await vi.waitFor(async () => expect(await proxy().held()).toBe(alreadyHeld + 1), { timeout: 30_000, interval: 50 });
+      return { settling, ended: () => ended };
+    }
 
-    test("behavior: one lost after another settlement completed is still answered pending with its hash: the other's end does not take away its broadcast record", async () => {
-      const throughProxy = facilitatorOn([proxy.url]);
-      const direct = facilitatorOn([anvil.rpcUrl]);
+    test("behavior: one lost after another settlement of the same facilitator completed is still answered pending with its hash: the other's end does not take away its broadcast record", async () => {
+      await proxy().setMode("hold-broadcast-answer");
+      const facilitator = facilitatorOn([proxy().url]);
       const [held, other] = await Promise.all([payment(), payment()]);
       const since = await head();
-      const settlingHeld = throughProxy.settle(held, auditTerms);
-      await vi.waitFor(async () => expect(await proxy.held()).toBe(1), { timeout: 30_000, interval: 50 });
-      const settled = await direct.settle(other, auditTerms);
+      const first = await settlingHeld(facilitator, held);
+      // The proxy keeps holding the first broadcast's answer while it forwards the next one's.
+      await proxy().setMode("pass");
+      const settled = await facilitator.settle(other, auditTerms);
       expect(settled).toMatchObject({ success: true });
-      await proxy.release();
-      const pending = await settlingHeld;
+      expect(first.ended()).toBe(false);
+      expect(await proxy().held()).toBe(1);
+      await proxy().release();
+      const pending = await first.settling;
       expect(pending).toEqual(settlementPending);
       expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
       expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual([pending.transaction, settled.transaction].sort());
     });
 
     test("behavior: two lost together are each answered pending with the hash of its own transaction, which moved its own payment", async () => {
-      const facilitator = facilitatorOn([proxy.url]);
+      await proxy().setMode("hold-broadcast-answer");
+      const facilitator = facilitatorOn([proxy().url]);
       const paid = await Promise.all([payment(), payment()]);
       const since = await head();
-      const settling = paid.map((p) => facilitator.settle(p, auditTerms));
-      await vi.waitFor(async () => expect(await proxy.held()).toBe(2), { timeout: 30_000, interval: 50 });
-      await proxy.release();
-      const pending = await Promise.all(settling);
+      const first = await settlingHeld(facilitator, paid[0] as PaymentPayload);
+      const second = await settlingHeld(facilitator, paid[1] as PaymentPayload, 1);
+      await proxy().release();
+      const pending = await Promise.all([first.settling, second.settling]);
       expect(pending).toEqual([settlementPending, settlementPending]);
       expect(pending[0]?.transaction).not.toBe(pending[1]?.transaction);
       const nonceOf = (p: PaymentPayload) => (p.payload as { authorization: { nonce: Hex } }).authorization.nonce;
@@ -180,23 +199,48 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       expect(spent).toEqual(paid.map(nonceOf));
       expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual(pending.map((p) => p.transaction).sort());
     });
+
+    test("error: the same payment settled again while its broadcast is in flight is refused and sends nothing; the first is still answered pending with its hash", async () => {
+      await proxy().setMode("hold-broadcast-answer");
+      const facilitator = facilitatorOn([proxy().url]);
+      const paid = await payment();
+      const broadcastsBefore = await broadcasts(proxy());
+      const first = await settlingHeld(facilitator, paid);
+      expect(await facilitator.settle(paid, auditTerms)).toEqual({
+        success: false,
+        errorReason: "settlement_failed",
+        transaction: "",
+        network: baseNetwork,
+      });
+      expect(await broadcasts(proxy())).toBe(broadcastsBefore + 1);
+      await proxy().release();
+      expect(await first.settling).toEqual(settlementPending);
+    });
+
+    test("behavior: while the chain cannot be reached a valid payment is unavailable, not invalid, and leaves nothing behind: it settles once the chain is back", async () => {
+      const facilitator = facilitatorOn([proxy().url]);
+      const paid = await payment();
+      await proxy().setMode("down");
+      const down = new FacilitatorUnavailableError("the chain cannot be reached");
+      await expect(facilitator.verify(paid, auditTerms)).rejects.toEqual(down);
+      await expect(facilitator.settle(paid, auditTerms)).rejects.toEqual(down);
+      await proxy().setMode("pass");
+      expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: true, payer });
+    });
   });
 
   describe("a broadcast whose answer is lost, then taken by the fallback node (a second anvil)", () => {
-    let proxy: RpcProxy;
+    const proxy = proxyInMode("drop-broadcast-answer");
     let fallbackNode: Anvil;
     beforeAll(async () => {
-      [proxy, fallbackNode] = await Promise.all([startRpcProxy(anvil.rpcUrl, "drop-broadcast-answer"), startAnvil()]);
+      fallbackNode = await startAnvil();
     });
-    afterAll(async () => {
-      await proxy?.stop();
-      await fallbackNode?.stop();
-    });
+    afterAll(() => fallbackNode?.stop());
 
     test("behavior: the fallback's hash is an answer: a receipt that times out is x402's own pending result, and x402's retry settles it once mined", async () => {
       // The primary keeps the transfer unmined; the fallback node takes the same raw transaction (a future
       // nonce on a fresh chain is queued, and answered with its hash), so the facilitator knows where it went.
-      const facilitator = facilitatorOn([proxy.url, fallbackNode.rpcUrl], 1_000);
+      const facilitator = facilitatorOn([proxy().url, fallbackNode.rpcUrl], 1_000);
       const paid = await payment();
       await chain.setAutomine(false);
       let waiting: Awaited<ReturnType<typeof facilitator.settle>>;
@@ -214,7 +258,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
         network: baseNetwork,
         payer,
       });
-      expect((await proxy.counts()).eth_sendRawTransaction).toBe(1);
+      expect(await broadcasts(proxy())).toBe(1);
       // x402 kept the hash for its retry: asked again, it waits for that receipt and reports it settled.
       expect(await facilitator.settle(paid, auditTerms)).toEqual({
         success: true,
