@@ -227,7 +227,10 @@
  *   `default: {}` and `http: []`: the transports carry their own URLs; `authorizationKey`'s `toLowerCase` ->
  *   `toUpperCase`: one function makes both keys, so they still match; `functionName === "transferWithAuthorization"`
  *   -> `true`: x402's exact scheme sends the token no other call (its ERC-6492 deployment goes to the wallet's
- *   factory, whose calldata FiatTokenAbi does not decode).
+ *   factory, whose calldata FiatTokenAbi does not decode); `to &&` in spentAuthorization -> `true &&`: a
+ *   contract creation's code does not decode as a FiatToken call either (and a missing `to` would throw into the
+ *   same null). Not equivalent but untested: the token in `authorizationKey` (the test chain has one EIP-3009
+ *   token, so two tokens' authorizations with the same authorizer and nonce cannot be settled side by side).
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

@@ -54,22 +54,21 @@ function spentAuthorization(raw: Hex): string | null {
   }
 }
 
+/** The EIP-3009 authorization a payment in `token` spends, else null (parsePaymentSignature refuses such a payment first). */
+function paymentAuthorization(token: string, payload: PaymentPayload): string | null {
+  const authorization = (payload.payload as { authorization?: Partial<Eip3009Authorization> }).authorization;
+  return authorization?.from && authorization.nonce ? authorizationKey(token, authorization.from, authorization.nonce) : null;
+}
+
 /**
- * Runs the settlement of `payload` (to be paid in `token`) with a watch on the broadcasts that spend its
- * authorization: its result, and the hash of its broadcast if that broadcast's answer was lost. It throws
- * for a payload without an EIP-3009 authorization, which parsePaymentSignature refuses first, and for an
- * authorization already being settled (payPerCall claims a payment before it settles it, so that is
- * another caller's second attempt: it would only pay gas for a transfer bound to revert).
+ * Runs the settlement that spends `authorization` with a watch on its broadcasts: its result, and the
+ * hash of its broadcast if that broadcast's answer was lost.
  */
 async function watchingBroadcasts<T>(
   watches: BroadcastWatches,
-  token: string,
-  payload: PaymentPayload,
+  authorization: string,
   settle: () => Promise<T>,
 ): Promise<{ result: T; lostBroadcast?: Hex }> {
-  const { from, nonce } = (payload.payload as { authorization: Eip3009Authorization }).authorization;
-  const authorization = authorizationKey(token, from, nonce);
-  if (watches.has(authorization)) throw new Error("this authorization is being settled already");
   const watch: BroadcastWatch = {};
   watches.set(authorization, watch);
   try {
@@ -85,9 +84,9 @@ async function watchingBroadcasts<T>(
  * timeout, not the node's own refusal) the transaction's hash (the keccak-256 of the raw transaction) is
  * noted for the settlement in flight that spends its authorization: it may have been broadcast.
  */
-function broadcastWatchingHttp(url: string, watches: BroadcastWatches): Transport {
+function broadcastWatchingHttp(url: string, watches: BroadcastWatches, broadcastTimeoutMs: number): Transport {
   const reads = http(url);
-  const sends = http(url, { retryCount: 0 });
+  const sends = http(url, { retryCount: 0, timeout: broadcastTimeoutMs });
   return (config) => {
     const read = reads(config);
     const send = sends(config);
@@ -121,6 +120,8 @@ export type CreateInProcessFacilitatorParameters = {
   confirmationTimeoutMs?: number;
   /** How long the readiness probe waits for the chain. */
   probeTimeoutMs?: number;
+  /** How long a broadcast's answer is awaited before it counts as lost (viem's default, 10 s). */
+  broadcastTimeoutMs?: number;
 };
 
 /**
@@ -135,14 +136,15 @@ export function createInProcessFacilitator({
   network,
   confirmationTimeoutMs = 30_000,
   probeTimeoutMs = 2_000,
+  broadcastTimeoutMs = 10_000,
 }: CreateInProcessFacilitatorParameters): X402Facilitator {
   const account = privateKeyToAccount(privateKey, { nonceManager });
   const chain = defineChain({ ...base, rpcUrls: { default: { http: [...rpcUrls] } } });
   const watches: BroadcastWatches = new Map();
   const transport =
     rpcUrls.length === 1
-      ? broadcastWatchingHttp(rpcUrls[0] as string, watches)
-      : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url, watches)));
+      ? broadcastWatchingHttp(rpcUrls[0] as string, watches, broadcastTimeoutMs)
+      : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url, watches, broadcastTimeoutMs)));
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
   const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));
@@ -155,7 +157,7 @@ export function createInProcessFacilitator({
       () => false,
     );
   /**
-   * A refusal before any broadcast: the chain's fault when it cannot be reached now, else the payment's.
+   * A refusal of verification: the chain's fault when it cannot be reached now, else the payment's.
    * x402 throws on some failed reads and answers others as an invalid signature.
    */
   const unlessChainDown = async <T>(answer: T): Promise<T> => {
@@ -185,11 +187,13 @@ export function createInProcessFacilitator({
         unanswered.delete(signature);
         return lost;
       }
+      const authorization = paymentAuthorization(requirements.asset, payload);
+      if (authorization === null) return { success: false, errorReason: "settlement_failed", transaction: "", network };
+      // Its outcome is not known yet: payPerCall claims a payment before it settles it, so this is a second attempt.
+      if (watches.has(authorization)) throw new Error("this authorization is being settled already");
       let refused: SettleResponse;
       try {
-        const { result, lostBroadcast } = await watchingBroadcasts(watches, requirements.asset, payload, () =>
-          facilitator.settle(payload, requirements),
-        );
+        const { result, lostBroadcast } = await watchingBroadcasts(watches, authorization, () => facilitator.settle(payload, requirements));
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
         if (!result.success && !result.transaction && lostBroadcast) {
           const pending = { success: false, errorReason: "settlement_pending", transaction: lostBroadcast, network, payer: result.payer };
@@ -202,7 +206,8 @@ export function createInProcessFacilitator({
         // x402 returns every failure from the broadcast on; a throw comes from its checks before it.
         refused = { success: false, errorReason: "settlement_failed", transaction: "", network };
       }
-      return unlessChainDown(refused);
+      // Nothing was sent. x402 answers a failed chain read as an invalid signature: while the chain cannot be read, the refusal is the outage's.
+      return (await chainReachable()) ? refused : { success: false, errorReason: "chain_unreachable", transaction: "", network };
     },
     readiness: reuseAnswer(async () => {
       try {

@@ -8,6 +8,11 @@ import { type McpTestService, startMcpService } from "./support";
 
 const manifest = testManifest();
 const sessions = 200;
+/**
+ * The service's own connections to the devnet and their timers come and go meanwhile (one fewer was seen
+ * once on a loaded machine): a few of them are allowed for.
+ */
+const background = 4;
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
 
@@ -70,7 +75,7 @@ async function cycle(baseline: Record<string, number>, measure?: () => void) {
   for (let i = 0; i < sessions; i++) open.push(await openSession());
   measure?.();
   for (const { req } of open) req.destroy();
-  const lingering = (now: Record<string, number>) => sockets(now) > sockets(baseline) || timers(now) > timers(baseline);
+  const lingering = (now: Record<string, number>) => sockets(now) > sockets(baseline) || timers(now) > timers(baseline) + background;
   for (let round = 0; round < 500 && lingering(handles()); round++) await new Promise((r) => setTimeout(r, 20));
 }
 
@@ -91,10 +96,7 @@ test("behavior: 200 legacy SSE sessions opened and dropped leave no sockets, tim
   const after = handles();
   const heapAfter = heapUsed();
 
-  // Both ends of each stream are sockets of this process; each session has its keep-alive timer. The
-  // service's own connections to the devnet and their timers come and go meanwhile (one fewer was seen
-  // once on a loaded machine): a few of them are allowed for.
-  const background = 4;
+  // Both ends of each stream are sockets of this process; each session has its keep-alive timer.
   expect(sockets(during) - sockets(before)).toBeGreaterThanOrEqual(2 * sessions - background);
   expect(timers(during) - timers(before)).toBeGreaterThanOrEqual(sessions - background);
   expect(sockets(after)).toBeLessThanOrEqual(sockets(before));

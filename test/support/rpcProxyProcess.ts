@@ -28,9 +28,8 @@ let mode: Mode = (initial as Mode | undefined) ?? "pass";
 let requests = 0;
 let heldBlock: number | null = null;
 const counts: Record<string, number> = {};
-/** The held broadcasts' releases (`hold-broadcast-answer`), oldest first; one whose client hung up leaves. */
+/** The held broadcasts' releases (`hold-broadcast-answer`); one whose client hung up leaves. */
 const held = new Set<() => void>();
-let stopping = false;
 
 /** Releases every held broadcast (its answer is then dropped). */
 function releaseAll() {
@@ -103,7 +102,8 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
   if ((mode === "drop-broadcast-answer" || mode === "hold-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
-    if (mode === "hold-broadcast-answer" && !stopping) {
+    // A client gone already (it gave up, or SIGTERM closed its connection) has no answer to hold.
+    if (mode === "hold-broadcast-answer" && !req.socket.destroyed) {
       await new Promise<void>((release) => {
         const done = () => {
           held.delete(done);
@@ -158,7 +158,6 @@ server.listen(Number(port ?? 0), "127.0.0.1", () => {
 });
 process.on("SIGTERM", () => {
   // Open connections (a held broadcast's, one still waiting on the node) would keep the server from closing.
-  stopping = true;
   releaseAll();
   server.close(() => process.exit(0));
   server.closeAllConnections();

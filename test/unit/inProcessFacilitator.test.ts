@@ -66,7 +66,7 @@ describe("createInProcessFacilitator (what needs no settlement on a chain)", () 
     expect(await fallingBack.readiness()).toEqual({ ready: false, reason: "GAS_KEY_UNFUNDED" });
   });
 
-  test("a payment x402's checks throw on is refused while the chain answers, and unavailable while it does not", async () => {
+  test("a payment x402's checks throw on is refused while the chain answers; while it does not, verification is unavailable and the settlement, never sent, fails as chain_unreachable", async () => {
     const payload = await paidElsewhere();
     const facilitator = facilitatorOn(chain.url);
     expect(await facilitator.verify(payload, elsewhere)).toEqual({ isValid: false, invalidReason: "payment_verification_failed" });
@@ -79,6 +79,11 @@ describe("createInProcessFacilitator (what needs no settlement on a chain)", () 
     chain.down = true;
     const down = new FacilitatorUnavailableError("the chain cannot be reached");
     await expect(facilitator.verify(payload, elsewhere)).rejects.toEqual(down);
-    await expect(facilitator.settle(payload, elsewhere)).rejects.toEqual(down);
+    expect(await facilitator.settle(payload, elsewhere)).toEqual({
+      success: false,
+      errorReason: "chain_unreachable",
+      transaction: "",
+      network: baseNetwork,
+    });
   });
 });

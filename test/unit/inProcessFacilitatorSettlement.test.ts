@@ -2,7 +2,7 @@ import { executionAsyncId } from "node:async_hooks";
 import type { PaymentPayload } from "@x402/core/types";
 import { type Address, decodeFunctionData, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
@@ -41,7 +41,15 @@ afterAll(() => anvil?.stop());
 
 /** The facilitator reading and sending through `rpcUrls`: the primary first, then its fallbacks. */
 const facilitatorOn = (rpcUrls: readonly string[], confirmationTimeoutMs?: number) =>
-  createInProcessFacilitator({ privateKey: gasKey, rpcUrls, network: baseNetwork, confirmationTimeoutMs, probeTimeoutMs: 20_000 });
+  createInProcessFacilitator({
+    privateKey: gasKey,
+    rpcUrls,
+    network: baseNetwork,
+    confirmationTimeoutMs,
+    probeTimeoutMs: 20_000,
+    // A held broadcast stays held until its test releases it, however slow the machine.
+    broadcastTimeoutMs: 300_000,
+  });
 const payment = async () => (await signedPayment(auditTerms, payerKey)).payload as PaymentPayload;
 /** The chain's head now (viem would answer a block number up to a polling interval old). */
 const head = () => chain.getBlockNumber({ cacheTime: 0 });
@@ -148,13 +156,16 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
 
   describe("broadcasts whose answers are lost later (the RPC proxy holds them until released, then cuts them)", () => {
     const proxy = proxyInMode("hold-broadcast-answer");
+    // A failed test leaves no broadcast held for the next one.
+    afterEach(() => proxy().release());
     /** Starts settling `paid` and waits until the proxy holds its broadcast (and `alreadyHeld` others). */
     async function settlingHeld(facilitator: ReturnType<typeof facilitatorOn>, paid: PaymentPayload, alreadyHeld = 0) {
       const settling = facilitator.settle(paid, auditTerms);
       let ended = false;
-      settling.then(() => {
+      const end = () => {
         ended = true;
-      });
+      };
+      settling.then(end, end);
       await vi.waitFor(async () => expect(await proxy().held()).toBe(alreadyHeld + 1), { timeout: 30_000, interval: 50 });
       return { settling, ended: () => ended };
     }
@@ -200,30 +211,29 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       expect((await settledTransfers(since + 1n)).map((t) => t.hash).sort()).toEqual(pending.map((p) => p.transaction).sort());
     });
 
-    test("error: the same payment settled again while its broadcast is in flight is refused and sends nothing; the first is still answered pending with its hash", async () => {
+    test("error: the same payment settled again while its broadcast is in flight sends nothing and throws (its outcome is not known yet); the first is still answered pending with its hash", async () => {
       await proxy().setMode("hold-broadcast-answer");
       const facilitator = facilitatorOn([proxy().url]);
       const paid = await payment();
       const broadcastsBefore = await broadcasts(proxy());
       const first = await settlingHeld(facilitator, paid);
-      expect(await facilitator.settle(paid, auditTerms)).toEqual({
-        success: false,
-        errorReason: "settlement_failed",
-        transaction: "",
-        network: baseNetwork,
-      });
+      await expect(facilitator.settle(paid, auditTerms)).rejects.toThrow("this authorization is being settled already");
       expect(await broadcasts(proxy())).toBe(broadcastsBefore + 1);
       await proxy().release();
       expect(await first.settling).toEqual(settlementPending);
     });
 
-    test("behavior: while the chain cannot be reached a valid payment is unavailable, not invalid, and leaves nothing behind: it settles once the chain is back", async () => {
+    test("behavior: while the chain cannot be reached a valid payment's verification is unavailable, not invalid, and its settlement, never sent, fails as chain_unreachable, leaving nothing behind: it settles once the chain is back", async () => {
       const facilitator = facilitatorOn([proxy().url]);
       const paid = await payment();
       await proxy().setMode("down");
-      const down = new FacilitatorUnavailableError("the chain cannot be reached");
-      await expect(facilitator.verify(paid, auditTerms)).rejects.toEqual(down);
-      await expect(facilitator.settle(paid, auditTerms)).rejects.toEqual(down);
+      await expect(facilitator.verify(paid, auditTerms)).rejects.toEqual(new FacilitatorUnavailableError("the chain cannot be reached"));
+      expect(await facilitator.settle(paid, auditTerms)).toEqual({
+        success: false,
+        errorReason: "chain_unreachable",
+        transaction: "",
+        network: baseNetwork,
+      });
       await proxy().setMode("pass");
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: true, payer });
     });
