@@ -76,6 +76,17 @@ describe("createInProcessFacilitator (what needs no settlement on a chain)", () 
       transaction: "",
       network: baseNetwork,
     });
+    // A payload that carries no EIP-3009 authorization (parsePaymentSignature refuses it first) fails without a read.
+    const requestsBefore = chain.requests.length;
+    for (const authorization of [undefined, { ...(payload.payload as { authorization: object }).authorization, nonce: "" }]) {
+      expect(await facilitator.settle({ ...payload, payload: { ...payload.payload, authorization } }, elsewhere)).toEqual({
+        success: false,
+        errorReason: "settlement_failed",
+        transaction: "",
+        network: baseNetwork,
+      });
+    }
+    expect(chain.requests.length).toBe(requestsBefore);
     chain.down = true;
     const down = new FacilitatorUnavailableError("the chain cannot be reached");
     await expect(facilitator.verify(payload, elsewhere)).rejects.toEqual(down);
