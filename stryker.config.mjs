@@ -222,17 +222,15 @@
  *   grade as failed, so the state read returns PENDING anyway; `kind: "call"` -> `""` (twice): createPinnedReader
  *   sends every read that is not `code` or `storage` as an eth_call; `state?.ok`, `timestamp?.ok` and `outcome?.ok`
  *   -> `.ok`: readAtEvidenceGrade and rpcBatch answer one outcome per request, so the element exists.
- * - createInProcessFacilitator.ts `rpcUrls.length === 1 ?` -> `false`: a fallback over one transport answers as that
+ * - createInProcessFacilitator.ts `transports.length === 1 ?` -> `false`: a fallback over one transport answers as that
  *   transport; chainReachable's `() => false` -> `() => undefined`: both falsy; the chain definition's `rpcUrls: {}`,
  *   `default: {}` and `http: []`: the transports carry their own URLs; `authorizationKey`'s three `toLowerCase` ->
  *   `toUpperCase`: one function makes both keys, so they still match; `functionName === "transferWithAuthorization"`
  *   -> `true`, and `to &&` -> `to ||`: x402's exact scheme sends the token no other call (its ERC-6492 deployment
  *   goes to the wallet's factory, whose calldata FiatTokenAbi does not decode); `to &&` -> `true &&`: a contract
- *   creation's code does not decode as a FiatToken call either (and a missing `to` would throw into the same null);
- *   `if (result.success || result.transaction) return result` -> `if (false)` or `&&`: such a result then comes back
- *   after a probe of the chain that answers, so only a chain lost in the moment between a success and the probe
- *   would tell them apart. Not equivalent but untested: the token in `authorizationKey` (the test chain has one EIP-3009
- *   token, so two tokens' authorizations with the same authorizer and nonce cannot be settled side by side).
+ *   creation's code does not decode as a FiatToken call either (and a missing `to` would throw into the same
+ *   null). Not equivalent but untested: the token in `authorizationKey` (the test chain has one EIP-3009 token, so
+ *   two tokens' authorizations with the same authorizer and nonce cannot be settled side by side).
  * (The "X-Credits-Remaining: 0" survivor of the first runs was a real finding: a refusal after a lost
  * race showed the stale balance. chargeCredits now sets the fresh balance, and the credits unit test
  * asserts it.)

@@ -12,10 +12,11 @@ export type FacilitatorReadiness = { ready: true } | { ready: false; reason: Fac
 /**
  * Verifies and settles x402 payments: the in-process facilitator (our own gas key) or a remote one
  * (a URL), behind x402's `FacilitatorClient`. `verify` throws `FacilitatorUnavailableError` when it
- * cannot reach the chain or the facilitator, and only then. `settle` throws when whether the transfer
- * was sent is not known (the facilitator unreachable, or the same payment's settlement still in
- * flight); a settlement known not to have been sent while the chain cannot be read is answered failed
- * (`chain_unreachable`), so the payer may pay again at once.
+ * cannot reach the chain or the facilitator, and only then. `settle` throws when it cannot say what
+ * became of the payment (the remote facilitator unreachable, the same payment's settlement still in
+ * flight); the in-process one answers a broadcast that may have been taken `settlement_pending` with
+ * its hash, and a settlement refused before any broadcast while the chain cannot be read
+ * `chain_unreachable`, so the payer may pay again.
  */
 export type X402Facilitator = FacilitatorClient & {
   kind: "IN_PROCESS" | "REMOTE";

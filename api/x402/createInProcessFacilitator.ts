@@ -3,17 +3,16 @@ import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, Supp
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
-  BaseError,
   createWalletClient,
   decodeFunctionData,
   defineChain,
   fallback,
   type Hex,
   http,
+  isHash,
   keccak256,
   parseTransaction,
   publicActions,
-  RpcRequestError,
   type Transport,
 } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
@@ -79,10 +78,18 @@ async function watchingBroadcasts<T>(
 }
 
 /**
- * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent to this node once (viem's
- * `fallback` may then send it to the next node), and when its answer is lost (a transport failure or a
- * timeout, not the node's own refusal) the transaction's hash (the keccak-256 of the raw transaction) is
- * noted for the settlement in flight that spends its authorization: it may have been broadcast.
+ * The errors by which a node says it did not take a transaction, for a reason no retry or other node
+ * changes. Any other error may hide a broadcast that was taken: a gateway's error after it forwarded,
+ * "already known" or "nonce too low" from a node that had it already, a timeout.
+ */
+const definiteRefusal =
+  /insufficient funds|intrinsic gas too low|invalid chain id|invalid sender|(fee cap|max fee per gas) less than block base fee/i;
+
+/**
+ * `http(url)`, except that a broadcast (`eth_sendRawTransaction`) is sent to this node once, and unless
+ * the node answers its hash or refuses it definitely (`definiteRefusal`), the transaction's hash (the
+ * keccak-256 of the raw transaction) is noted for the settlement in flight that spends its
+ * authorization: it may have been broadcast.
  */
 function broadcastWatchingHttp(url: string, watches: BroadcastWatches, broadcastTimeoutMs: number): Transport {
   const reads = http(url);
@@ -94,12 +101,13 @@ function broadcastWatchingHttp(url: string, watches: BroadcastWatches, broadcast
       ...read,
       async request(args) {
         if (args.method !== "eth_sendRawTransaction") return read.request(args);
+        const [raw] = (args.params ?? []) as [Hex?];
         try {
-          return await send.request(args);
+          const hash: unknown = await send.request(args);
+          if (typeof hash === "string" && isHash(hash)) return hash;
+          throw new Error("the node answered a broadcast without a transaction hash");
         } catch (error) {
-          const [raw] = (args.params ?? []) as [Hex?];
-          // The node's own JSON-RPC refusal (wrapped by viem) means it was not taken.
-          const refused = error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError) instanceof RpcRequestError;
+          const refused = error instanceof Error && definiteRefusal.test(error.message);
           const authorization = raw && !refused ? spentAuthorization(raw) : null;
           const watch = authorization === null ? undefined : watches.get(authorization);
           if (raw && watch) watch.hash = keccak256(raw);
@@ -141,10 +149,9 @@ export function createInProcessFacilitator({
   const account = privateKeyToAccount(privateKey, { nonceManager });
   const chain = defineChain({ ...base, rpcUrls: { default: { http: [...rpcUrls] } } });
   const watches: BroadcastWatches = new Map();
-  const transport =
-    rpcUrls.length === 1
-      ? broadcastWatchingHttp(rpcUrls[0] as string, watches, broadcastTimeoutMs)
-      : fallback(rpcUrls.map((url) => broadcastWatchingHttp(url, watches, broadcastTimeoutMs)));
+  // viem sends a raw transaction with no retries (`retryCount: 0`), so `fallback` gives a broadcast to each node once.
+  const transports = rpcUrls.map((url) => broadcastWatchingHttp(url, watches, broadcastTimeoutMs));
+  const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
   const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));

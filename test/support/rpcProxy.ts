@@ -8,6 +8,9 @@ export type RpcProxyMode =
   | "lie-call"
   | "drop-broadcast-answer"
   | "hold-broadcast-answer"
+  | "error-broadcast-answer"
+  | "no-hash-broadcast-answer"
+  | "refuse-broadcast"
   | "no-fill-transaction"
   | `inflate-transfer:${string}`;
 export type RpcProxy = {

@@ -10,7 +10,10 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * and drops its answer (the connection is cut: a settlement whose outcome the sender cannot know),
  * `hold-broadcast-answer` does the same once `POST /__release` is called (`GET /__held` answers how many
  * it holds: a broadcast still in flight while other work completes; one held goes on being held when the
- * mode changes), `no-fill-transaction` answers
+ * mode changes), `error-broadcast-answer` forwards an `eth_sendRawTransaction` and answers a JSON-RPC
+ * internal error (a gateway that failed after it forwarded), `no-hash-broadcast-answer` the same with a
+ * `null` result instead of the hash, `refuse-broadcast` answers one, without
+ * forwarding it, as a node refuses a transaction its sender cannot pay gas for, `no-fill-transaction` answers
  * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
@@ -93,13 +96,23 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   if (mode === "no-fill-transaction" && body.includes('"eth_fillTransaction"')) {
-    // viem sends it alone, not in a batch.
-    const { id } = JSON.parse(body) as RpcMessage;
-    const refusal = { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" };
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: refusal }));
+    answerError(res, body, { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" });
+    return;
+  }
+  if (mode === "refuse-broadcast" && body.includes('"eth_sendRawTransaction"')) {
+    answerError(res, body, { code: -32003, message: "insufficient funds for gas * price + value" });
     return;
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
+  if ((mode === "error-broadcast-answer" || mode === "no-hash-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
+    await upstream.text();
+    if (mode === "error-broadcast-answer") answerError(res, body, { code: -32603, message: "internal error" });
+    else
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: (JSON.parse(body) as RpcMessage).id, result: null }));
+    return;
+  }
   if ((mode === "drop-broadcast-answer" || mode === "hold-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
     // A client gone already (it gave up, or SIGTERM closed its connection) has no answer to hold.
@@ -124,6 +137,12 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
       (_, head: string, last: string) => `"hash":"${head}${last === "0" ? "1" : "0"}"`,
     );
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
+}
+
+/** Answers the request in `body` (viem sends these methods alone, not in a batch) with a JSON-RPC error. */
+function answerError(res: ServerResponse, body: string, error: { code: number; message: string }) {
+  const { id } = JSON.parse(body) as RpcMessage;
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error }));
 }
 
 // A failure (the node behind it stopped first, a client gone mid-request) is answered as a gateway would, never a crash.

@@ -237,6 +237,76 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       await proxy().setMode("pass");
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: true, payer });
     });
+    test("behavior: one held while the chain goes down, then lost, is answered pending with its hash: the outage does not make it a failure", async () => {
+      await proxy().setMode("hold-broadcast-answer");
+      const facilitator = facilitatorOn([proxy().url]);
+      const first = await settlingHeld(facilitator, await payment());
+      await proxy().setMode("down");
+      await proxy().release();
+      const pending = await first.settling;
+      expect(pending).toEqual(settlementPending);
+      await proxy().setMode("pass");
+      expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
+    });
+  });
+
+  describe("a broadcast through an RPC proxy that fails around it", () => {
+    const proxy = proxyInMode("pass");
+    afterEach(() => proxy().setMode("pass"));
+
+    test.each(["error-broadcast-answer", "no-hash-broadcast-answer"] as const)(
+      "behavior: one the node took but answered without its hash (%s: a gateway's failure after it forwarded) is answered pending with its hash, and mined",
+      async (mode) => {
+        await proxy().setMode(mode);
+        const since = await head();
+        const pending = await facilitatorOn([proxy().url]).settle(await payment(), auditTerms);
+        expect(pending).toEqual(settlementPending);
+        expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
+        expect(await settledTransfers(since + 1n)).toEqual([{ value: amount, hash: pending.transaction }]);
+      },
+    );
+
+    test("behavior: with a fallback node that cannot be reached, a broadcast whose answer was lost is sent to the primary once: the list of nodes is not tried again", async () => {
+      await proxy().setMode("drop-broadcast-answer");
+      const before = await broadcasts(proxy());
+      const pending = await facilitatorOn([proxy().url, "http://127.0.0.1:1"]).settle(await payment(), auditTerms);
+      expect(pending).toEqual(settlementPending);
+      expect(await broadcasts(proxy())).toBe(before + 1);
+      expect((await chain.waitForTransactionReceipt({ hash: pending.transaction as Hex })).status).toBe("success");
+    });
+
+    test("error: one the node refused definitely (its sender cannot pay for gas) is a failure with no transaction, not pending, and nothing moves", async () => {
+      await proxy().setMode("refuse-broadcast");
+      const since = await head();
+      const refused = await facilitatorOn([proxy().url]).settle(await payment(), auditTerms);
+      expect(refused).toMatchObject({ success: false, transaction: "" });
+      expect(refused.errorReason).not.toBe("settlement_pending");
+      // This file's own anvil mined nothing since.
+      expect(await head()).toBe(since);
+    });
+
+    test("behavior: one taken whose receipt cannot be read (the chain went down after it) is answered pending with its hash, never chain_unreachable", async () => {
+      const facilitator = facilitatorOn([proxy().url], 3_000);
+      const paid = await payment();
+      const before = await broadcasts(proxy());
+      await chain.setAutomine(false);
+      let waiting: Awaited<ReturnType<typeof facilitator.settle>>;
+      try {
+        const settling = facilitator.settle(paid, auditTerms);
+        await vi.waitFor(async () => expect(await broadcasts(proxy())).toBe(before + 1), { timeout: 30_000, interval: 50 });
+        await proxy().setMode("down");
+        waiting = await settling;
+      } finally {
+        await chain.setAutomine(true);
+      }
+      expect(waiting).toMatchObject({
+        success: false,
+        errorReason: "settlement_pending",
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      await chain.mine({ blocks: 1 });
+      expect((await chain.getTransactionReceipt({ hash: waiting.transaction as Hex })).status).toBe("success");
+    });
   });
 
   describe("a broadcast whose answer is lost, then taken by the fallback node (a second anvil)", () => {
