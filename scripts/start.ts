@@ -7,7 +7,10 @@ import { prepareChain } from "./prepareChain";
 /**
  * `npm start`: with no Base RPC configured, the embedded devnet first; then Ponder indexing into
  * PGlite (or DATABASE_URL), the API served on HOST:PORT by our own listener in Ponder's process
- * (api/listener), Ponder's own server on 127.0.0.1:INDEXER_PORT. Ctrl-C stops all of it.
+ * (api/listener), Ponder's own server on 127.0.0.1:INDEXER_PORT. Ctrl-C stops all of it. Run by
+ * `node --import tsx` (package.json), not the tsx CLI: the CLI relays Ctrl-C to this process and, when it
+ * hears nothing back within 30 ms (a loaded machine), kills it with SIGKILL, leaving Ponder and the devnet
+ * running (seen as exit code 130).
  */
 async function main() {
   const config = loadConfig();

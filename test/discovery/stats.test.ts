@@ -50,7 +50,8 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     expect((await suite.app.request(`/v1/demo/audit/${fixture}`)).status).toBe(200);
     const mint = encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [fixture, 1n] });
     const preflight = { chainId: 8453, to: manifest.contracts.diamond, data: mint, from: manifest.accounts.deployer.address };
-    expect((await post(suite.app, "/v1/transaction/preflight", preflight, key)).status).toBe(200);
+    const preflighted = await post(suite.app, "/v1/transaction/preflight", preflight, key);
+    expect(preflighted.status, await preflighted.clone().text()).toBe(200);
     // Refused work counts nothing: a bad address, no credential (402).
     expect((await suite.app.request("/v1/audit/0x1234", { headers: key })).status).toBe(400);
     expect((await suite.app.request(`/v1/audit/${fixture}`)).status).toBe(402);

@@ -23,7 +23,7 @@ const root = resolve(import.meta.dirname, "..", "..");
 /** Runs `npm start`'s entry point as a user would, on free ports and a private data folder. */
 export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-start-"));
-  return runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/start.ts"], dir, {
+  return runProcess(["--import", "tsx", "scripts/start.ts"], dir, {
     DEVNET_PORT: String(await freePort()),
     DEVNET_MANIFEST: join(dir, "manifest.json"),
     PGLITE_DIR: join(dir, "pglite"),
@@ -44,7 +44,7 @@ export async function startCluster(
   env: Record<string, string> = {},
 ): Promise<RunningService & { replicaUrls: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), "svc-cluster-"));
-  const running = await runProcess([join(root, "node_modules", ".bin", "tsx"), "scripts/startCluster.ts"], dir, {
+  const running = await runProcess(["--import", "tsx", "scripts/startCluster.ts"], dir, {
     DEVNET_PORT: String(await freePort()),
     DEVNET_MANIFEST: join(dir, "manifest.json"),
     DATABASE_URL: databaseUrl,
@@ -69,7 +69,10 @@ export async function startReplica(service: RunningService, env: Record<string, 
   });
 }
 
-/** Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop. */
+/**
+ * Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop.
+ * TypeScript entry points run with tsx as a loader, as package.json runs them (scripts/start.ts says why).
+ */
 async function runProcess(args: string[], dir: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   const indexerPort = await freePort();
