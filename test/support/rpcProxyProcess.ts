@@ -12,8 +12,8 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * it holds: a broadcast still in flight while other work completes; one held goes on being held when the
  * mode changes), `error-broadcast-answer` forwards an `eth_sendRawTransaction` and answers a JSON-RPC
  * internal error (a gateway that failed after it forwarded), `no-hash-broadcast-answer` the same with a
- * `null` result instead of the hash, `refuse-broadcast` answers one, without
- * forwarding it, as a node refuses a transaction its sender cannot pay gas for, `no-fill-transaction` answers
+ * `null` result instead of the hash, `refuse-broadcast` answers one, without forwarding it, as a node
+ * refuses a transaction its sender cannot pay gas for, `no-fill-transaction` answers
  * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
@@ -96,21 +96,17 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   if (mode === "no-fill-transaction" && body.includes('"eth_fillTransaction"')) {
-    answerError(res, body, { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" });
+    answerRpc(res, body, { error: { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" } });
     return;
   }
   if (mode === "refuse-broadcast" && body.includes('"eth_sendRawTransaction"')) {
-    answerError(res, body, { code: -32003, message: "insufficient funds for gas * price + value" });
+    answerRpc(res, body, { error: { code: -32003, message: "insufficient funds for gas * price + value" } });
     return;
   }
   const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(body) });
   if ((mode === "error-broadcast-answer" || mode === "no-hash-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
     await upstream.text();
-    if (mode === "error-broadcast-answer") answerError(res, body, { code: -32603, message: "internal error" });
-    else
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ jsonrpc: "2.0", id: (JSON.parse(body) as RpcMessage).id, result: null }));
+    answerRpc(res, body, mode === "error-broadcast-answer" ? { error: { code: -32603, message: "internal error" } } : { result: null });
     return;
   }
   if ((mode === "drop-broadcast-answer" || mode === "hold-broadcast-answer") && body.includes('"eth_sendRawTransaction"')) {
@@ -139,10 +135,10 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
   res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
 }
 
-/** Answers the request in `body` (viem sends these methods alone, not in a batch) with a JSON-RPC error. */
-function answerError(res: ServerResponse, body: string, error: { code: number; message: string }) {
+/** Answers the request in `body` (viem sends these methods alone, not in a batch) with `outcome`: an error or a result. */
+function answerRpc(res: ServerResponse, body: string, outcome: { error: { code: number; message: string } } | { result: unknown }) {
   const { id } = JSON.parse(body) as RpcMessage;
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error }));
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, ...outcome }));
 }
 
 // A failure (the node behind it stopped first, a client gone mid-request) is answered as a gateway would, never a crash.

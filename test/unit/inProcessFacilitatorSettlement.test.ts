@@ -237,6 +237,7 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
       await proxy().setMode("pass");
       expect(await facilitator.settle(paid, auditTerms)).toMatchObject({ success: true, payer });
     });
+
     test("behavior: one held while the chain goes down, then lost, is answered pending with its hash: the outage does not make it a failure", async () => {
       await proxy().setMode("hold-broadcast-answer");
       const facilitator = facilitatorOn([proxy().url]);
