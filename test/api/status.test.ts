@@ -73,12 +73,25 @@ describe("GET /v1/status", () => {
         target: chainHead.chainId,
         set: { number: block.number, hash: block.hash, timestamp: block.timestamp },
       });
-    const res = await statusApp(indexDb, manifest.rpcUrl, testAppStore(), { x402Facilitator: testFacilitator(manifest) }).request(
-      "/v1/status",
-    );
+    // The chain read through a head held at the indexed block: other test files mine meanwhile, and a
+    // slow machine could otherwise see the index fall behind by more than the bound before the check.
+    const provider = await startRpcProxy(manifest.rpcUrl);
+    let res: Response;
+    try {
+      await provider.holdHead(Number(block.number));
+      const x402Facilitator = createInProcessFacilitator({
+        privateKey: manifest.accounts.facilitator.privateKey,
+        rpcUrls: [provider.url],
+        network: baseNetwork,
+        probeTimeoutMs: 20_000,
+      });
+      res = await statusApp(indexDb, provider.url, testAppStore(), { x402Facilitator }).request("/v1/status");
+    } finally {
+      await provider.stop();
+    }
     expect(res.status).toBe(200);
     const body = StatusReport.parse(await res.json());
-    expect(body.status).toBe("OPERATIONAL");
+    expect(body.status, JSON.stringify(body)).toBe("OPERATIONAL");
     expect(body.index.headBlock).toBe(Number(block.number));
     expect(body.index.headBlockHash).toBe(block.hash);
     expect(body.rpc.providers[0]).toMatchObject({ name: "devnet", available: true });
