@@ -29,6 +29,9 @@ beforeAll(async () => {
     "CREATE TABLE chain_head (chain_id integer PRIMARY KEY, number numeric(78) NOT NULL, hash text NOT NULL, timestamp numeric(78) NOT NULL)",
   );
   indexDb = drizzle(pglite) as unknown as IndexDb;
+  // Migrated before any check: PGlite's start runs on this thread for seconds on a loaded machine, and a
+  // provider probe timed alongside it would time out (seen beside a CPU burner).
+  await testAppStore().ready;
 });
 afterAll(() => pglite.close());
 
