@@ -16,9 +16,13 @@ export const testSigningKey = devnetAccount(devnetRoles.payout).privateKey;
 /** The test devnet as the one, trusted, provider. */
 export const devnetProvider = (manifest: Manifest) => ({ name: "devnet", url: manifest.rpcUrl, trusted: true });
 
-/** The in-process facilitator on the test devnet, paying gas from `privateKey` (default: the manifest's facilitator account). */
-export function testFacilitator(manifest: Manifest, privateKey: Hex = manifest.accounts.facilitator.privateKey) {
-  return createInProcessFacilitator({ privateKey, rpcUrls: [manifest.rpcUrl], network: baseNetwork });
+/** The in-process facilitator on the test devnet (or `rpcUrl` in front of it), paying gas from `privateKey` (default: the manifest's facilitator account). */
+export function testFacilitator(
+  manifest: Manifest,
+  privateKey: Hex = manifest.accounts.facilitator.privateKey,
+  rpcUrl: string = manifest.rpcUrl,
+) {
+  return createInProcessFacilitator({ privateKey, rpcUrls: [rpcUrl], network: baseNetwork });
 }
 
 /**
