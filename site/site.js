@@ -22,6 +22,8 @@ async function getJson(path) {
   return { status: res.status, body: await res.json() };
 }
 
+const usd = (amount) => `$${Number(amount).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
 async function showPlans() {
   const target = document.getElementById("plans-table");
   try {
@@ -29,13 +31,13 @@ async function showPlans() {
     const cards = body.plans.map((plan) => {
       // The shortest term in large type, the longer ones below it.
       const [first, ...longer] = plan.prices;
-      const price = first ? [`$${first.priceUsd}`, el("small", {}, ` / ${first.durationDays} days`)] : "Free";
-      const more = first ? `or ${longer.map((p) => `$${p.priceUsd} / ${p.durationDays} days`).join(", ")}` : "No payment needed";
+      const price = first ? [usd(first.priceUsd), el("small", {}, ` / ${first.durationDays} days`)] : "Free";
+      const more = first ? `or ${longer.map((p) => `${usd(p.priceUsd)} / ${p.durationDays} days`).join(", ")}` : "No payment needed";
       const { creditsPerCycle, cycleDays, dailyLimit, rateLimitPerMinute } = plan.entitlements;
       const facts = [
         `${creditsPerCycle.toLocaleString("en")} credits per ${cycleDays} days`,
-        ...(dailyLimit === null ? [] : [`${dailyLimit} a day`]),
-        `${rateLimitPerMinute} requests / min`,
+        ...(dailyLimit === null ? [] : [`${dailyLimit} credits a day`]),
+        `${rateLimitPerMinute.toLocaleString("en")} requests / min`,
         ...(plan.prices.length === 0 ? ["One per wallet, claimed by signature"] : []),
       ];
       return el("article", { class: "card plan" }, [
@@ -49,13 +51,11 @@ async function showPlans() {
         ),
       ]);
     });
-    const perCall = body.x402.map((r) =>
-      el("tr", {}, [el("td", {}, el("code", {}, r.route)), el("td", { class: "price" }, `${r.priceUsd} USDC`)]),
-    );
+    const perCall = body.x402.map((r) => el("li", {}, [el("code", {}, r.route), el("span", {}, `${r.priceUsd} USDC`)]));
     target.replaceChildren(
       el("div", { class: "grid plans" }, cards),
       el("h3", {}, "x402 price per call"),
-      el("table", {}, [el("tbody", {}, perCall)]),
+      el("ul", { class: "per-call" }, perCall),
     );
   } catch {
     target.replaceChildren(el("p", {}, "Plans could not be loaded; see /v1/plans."));

@@ -217,7 +217,7 @@ export const routes = {
     ...staticRoute,
     group: "Site",
     path: "/docs/{file}",
-    summary: "The docs page's script and style sheets (swagger-ui-dist)",
+    summary: "The docs page's script and style sheets (its own and swagger-ui-dist's)",
     request: fileParam,
   }),
   x402Discovery: defineRoute({

@@ -180,6 +180,7 @@ describe("the site and the docs page in a real browser (Debian's chromium)", () 
     expect(await page.locator("#status-charts figure.series").first().locator(".note").textContent()).toMatch(
       /^Samples collected for 2[23] h( \d+ min)?\. The 7 d figure is shown in about 5 d \d+ h /,
     );
+    await page.locator("#status").screenshot({ path: join(outputDir, "site-status-after-a-day.png") });
     await page.close();
     expect(errors).toEqual([]);
     await expect
