@@ -1,5 +1,5 @@
 import type { AppDb } from "../store/createAppStore";
-import { type SeriesTally, tallyRawSamples, tallyRollups } from "../store/healthQueries";
+import { latestHealthStates, oldestHealthSample, type SeriesTally, tallyRawSamples, tallyRollups } from "../store/healthQueries";
 import { type HealthSeries, healthSeries } from "./healthSeries";
 import type { HealthWindow, StatusHistory } from "./StatusHistory";
 
@@ -26,34 +26,45 @@ export const requiredSamples = (window: HealthWindow, intervalSeconds: number) =
 
 /**
  * Availability per series over 24 h (from the raw samples) and 7 and 30 days (from the hourly
- * rollups), stated only where the window holds enough samples.
+ * rollups), stated only where the window holds enough samples; below that, the earliest time it can
+ * be, so a new deployment says when its figures come rather than only how few samples it has.
  */
 export async function readAvailability(db: AppDb, now: Date, intervalSeconds: number): Promise<StatusHistory> {
   const since = (w: HealthWindow) => new Date(now.getTime() - windowMs[w]);
-  const [day, week, month] = await Promise.all([
+  const [day, week, month, oldest, latest] = await Promise.all([
     tallyRawSamples(db, since("24h")),
     tallyRollups(db, since("7d")),
     tallyRollups(db, since("30d")),
+    oldestHealthSample(db),
+    latestHealthStates(db),
   ]);
   const tallies: Record<HealthWindow, SeriesTally[]> = { "24h": day, "7d": week, "30d": month };
   return {
     sampleIntervalSeconds: intervalSeconds,
     minimumCoverage,
-    series: healthSeries.map((series) => ({
-      series,
-      description: descriptions[series],
-      windows: (["24h", "7d", "30d"] as const).map((window) => {
-        const tally = tallies[window].find((t) => t.series === series) ?? { up: 0, counted: 0 };
-        const required = requiredSamples(window, intervalSeconds);
-        const measured = tally.counted >= required;
-        return {
-          window,
-          status: measured ? "MEASURED" : "INSUFFICIENT_SAMPLES",
-          availabilityPercent: measured ? Math.round((tally.up / tally.counted) * 100_000) / 1000 : null,
-          samples: tally.counted,
-          requiredSamples: required,
-        };
-      }),
-    })),
+    samplingSince: oldest?.toISOString() ?? null,
+    series: healthSeries.map((series) => {
+      const latestState = latest.find((l) => l.series === series)?.state ?? null;
+      const counting = latestState === "UP" || latestState === "DOWN";
+      return {
+        series,
+        description: descriptions[series],
+        latestState,
+        windows: (["24h", "7d", "30d"] as const).map((window) => {
+          const tally = tallies[window].find((t) => t.series === series) ?? { up: 0, counted: 0 };
+          const required = requiredSamples(window, intervalSeconds);
+          const measured = tally.counted >= required;
+          const missingMs = (required - tally.counted) * intervalSeconds * 1000;
+          return {
+            window,
+            status: measured ? "MEASURED" : "INSUFFICIENT_SAMPLES",
+            availabilityPercent: measured ? Math.round((tally.up / tally.counted) * 100_000) / 1000 : null,
+            samples: tally.counted,
+            requiredSamples: required,
+            earliestMeasuredAt: measured || !counting ? null : new Date(now.getTime() + missingMs).toISOString(),
+          };
+        }),
+      };
+    }),
   };
 }

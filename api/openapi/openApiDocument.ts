@@ -3,6 +3,7 @@ import { baseNetwork } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
+import { routeGroups } from "../routes/routeGroups";
 import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
 
 /** The security schemes the route table's access policies name. */
@@ -34,12 +35,17 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOri
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
+  const documented = app.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? (d.route.tags ?? []) : []));
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     servers: [
       { url: origins.public, description: "The service" },
       ...(origins.fallback ? [{ url: origins.fallback, description: "Fallback host: the same API" }] : []),
     ],
+    // The route groups that have a documented route, in their order: Swagger UI's sections.
+    tags: Object.entries(routeGroups)
+      .filter(([name]) => documented.includes(name))
+      .map(([name, description]) => ({ name, description })),
     info: {
       title: "Base capability and market service",
       version: apiVersion,

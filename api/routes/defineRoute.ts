@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
 import { type ErrorCode, errorCodes } from "../errors";
+import type { RouteGroup } from "./routeGroups";
 
 /** Who may call a route: the spec's credential rules, one word each. */
 export type AccessPolicy = "public" | "apiKey" | "apiKeyOrX402" | "apiKeyOrGateway" | "operator";
@@ -27,6 +28,8 @@ export type RouteDefinitionInput = {
   path: string;
   summary: string;
   description?: string;
+  /** Its section in the OpenAPI document (the operation's one tag). */
+  group: RouteGroup;
   access: AccessPolicy;
   /** Credits an API key is charged per 2xx answer (0: none). */
   credits?: number;
@@ -115,6 +118,7 @@ export function defineRoute<const Input extends RouteDefinitionInput>(input: Inp
     method: input.method,
     path: input.path,
     summary: input.summary,
+    tags: [input.group],
     ...(description ? { description } : {}),
     ...(securityOf[input.access] ? { security: securityOf[input.access] } : {}),
     ...(input.hidden ? { hide: true } : {}),

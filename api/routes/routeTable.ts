@@ -74,6 +74,7 @@ const staticRoute = {
  */
 export const routes = {
   status: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/status",
     summary: "Live status of persistence, Base RPC trust, the index, verdict quality and payment settlement",
@@ -85,6 +86,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   health: defineRoute({
+    group: "Probes",
     method: "get",
     path: "/health",
     summary: "Liveness probe: 200 while the process is up",
@@ -95,6 +97,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
   ready: defineRoute({
+    group: "Probes",
     method: "get",
     path: "/ready",
     summary: "Readiness probe: 200 once the indexer's historical backfill is done",
@@ -105,6 +108,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "NOT_READY", "INDEX_UNAVAILABLE"],
   }),
   openApi: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/openapi.json",
     summary: "This document: OpenAPI 3.1.0 of API version 2.2.0",
@@ -114,6 +118,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
   openApiRoot: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/openapi.json",
     summary: "The OpenAPI document at the conventional root path",
@@ -124,6 +129,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
   stats: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/stats",
     summary: "Aggregate usage: redacted public metadata, or exact identifier-free daily counters with the operator token",
@@ -150,6 +156,7 @@ export const routes = {
     ],
   }),
   events: defineRoute({
+    group: "Discovery",
     method: "post",
     path: "/v1/events",
     summary: "A product event of the site (pageViewed, ctaClicked), kept only as a daily aggregate counter",
@@ -161,6 +168,7 @@ export const routes = {
     errors: [...bodyErrors, "CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   samples: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/samples",
     summary: "The free frozen samples of the paid routes",
@@ -169,6 +177,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   sample: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/sample",
     summary: "One frozen sample envelope: a real paid answer captured from the devnet (never current, never payment-gated)",
@@ -187,22 +196,32 @@ export const routes = {
   }),
   site: defineRoute({
     ...staticRoute,
+    group: "Site",
     path: "/",
     summary: "The site: what the service does, plans, a demo audit, status, and how to connect",
   }),
-  siteAsset: defineRoute({ ...staticRoute, path: "/site/{file}", summary: "The site's script and style sheet", request: fileParam }),
+  siteAsset: defineRoute({
+    ...staticRoute,
+    group: "Site",
+    path: "/site/{file}",
+    summary: "The site's script and style sheet",
+    request: fileParam,
+  }),
   docs: defineRoute({
     ...staticRoute,
+    group: "Site",
     path: "/docs",
     summary: "Interactive API documentation of the OpenAPI document (Swagger UI, served from this origin)",
   }),
   docsAsset: defineRoute({
     ...staticRoute,
+    group: "Site",
     path: "/docs/{file}",
-    summary: "The docs page's script and style sheets (swagger-ui-dist)",
+    summary: "The docs page's script and style sheets (its own and swagger-ui-dist's)",
     request: fileParam,
   }),
   x402Discovery: defineRoute({
+    group: "Discovery",
     method: "get",
     path: "/v1/x402/discovery",
     summary: "The payable routes as x402 discovery resources (bazaar): price, requirements, input schema, output example and schema",
@@ -213,6 +232,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   plans: defineRoute({
+    group: "Keys and payments",
     method: "get",
     path: "/v1/plans",
     summary: "The authoritative plan and price catalogue",
@@ -221,6 +241,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
   }),
   demoAudit: defineRoute({
+    group: "Capability",
     method: "get",
     path: "/v1/demo/audit/{address}",
     summary: "Free demo: full evidence for the published samples, a tiered preview for any other address",
@@ -231,6 +252,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "INVALID_ADDRESS", "RATE_LIMITED", ...observationErrors],
   }),
   audit: defineRoute({
+    group: "Capability",
     method: "get",
     path: "/v1/audit/{address}",
     summary: "Capability observations, proxy resolution and coverage index of one address at a pinned block",
@@ -243,6 +265,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_ADDRESS", "METHOD_NOT_ALLOWED", ...observationErrors],
   }),
   score: defineRoute({
+    group: "Capability",
     method: "get",
     path: "/v1/security/score/{address}",
     summary: "Coverage index with its deduction breakdown (legacy URL)",
@@ -255,6 +278,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_ADDRESS", ...observationErrors],
   }),
   dexMetrics: defineRoute({
+    group: "Market",
     method: "get",
     path: "/v1/dex/metrics",
     summary: "Reserves, ±2% depth and 24 h volume summed over the tracked pools, with the exact coverage",
@@ -266,6 +290,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
   }),
   tokenPrice: defineRoute({
+    group: "Market",
     method: "get",
     path: "/v1/token/price/{symbol}",
     summary: "USD price of a tracked token: the median of its up-to-five deepest indexed pools",
@@ -279,6 +304,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_PARAMETER", "UNKNOWN_SYMBOL", ...observationErrors],
   }),
   whaleSignals: defineRoute({
+    group: "Market",
     method: "get",
     path: "/v1/whales/signals",
     summary: "The newest (at most 50) tracked-token transfers at or above their threshold, in a bounded recent block window",
@@ -290,6 +316,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
   }),
   preflight: defineRoute({
+    group: "Capability",
     method: "post",
     path: "/v1/transaction/preflight",
     summary: "Transaction preflight evidence at a pinned block (API key or marketplace gateway; not x402)",
@@ -312,6 +339,7 @@ export const routes = {
     ],
   }),
   gasFees: defineRoute({
+    group: "Market",
     method: "get",
     path: "/v1/gas/fees",
     summary:
@@ -325,6 +353,7 @@ export const routes = {
     errors: [...meteredErrors, "PAYMENT_REQUIRED", ...observationErrors],
   }),
   freeChallenge: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/subscribe/free/challenge",
     summary: "A challenge for the wallet's one free key (sign messageToSign with personal_sign)",
@@ -336,6 +365,7 @@ export const routes = {
     errors: [...onboardingErrors, ...intentErrors],
   }),
   freeClaim: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/subscribe/free/claim",
     summary: "The free key for a valid signature over the challenge (the raw key is shown once)",
@@ -346,6 +376,7 @@ export const routes = {
     errors: [...challengeClaimErrors, "FREE_KEY_EXISTS"],
   }),
   purchaseIntent: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/subscribe/intents",
     summary: "A purchase intent freezing the exact USDC (and wei, with a live quote) amount, duration and renewal target for 15 minutes",
@@ -358,6 +389,7 @@ export const routes = {
     errors: [...onboardingErrors, ...intentErrors, ...keyErrors, "RENEWAL_TARGET_INVALID", "PAYMENTS_UNAVAILABLE"],
   }),
   cryptoClaim: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/subscribe/crypto",
     summary: "Redeems a payment with 3 confirmations for a purchase intent: a new key, or the renewal target's expiry extended",
@@ -385,6 +417,7 @@ export const routes = {
     ],
   }),
   keySelf: defineRoute({
+    group: "Keys and payments",
     method: "get",
     path: "/v1/keys/self",
     summary: "Metadata and credits of the presented API key (never its secret; x402 cannot use this route)",
@@ -393,6 +426,7 @@ export const routes = {
     errors: keyErrors,
   }),
   keyRevoke: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/keys/revoke",
     summary: "Revokes the presented API key permanently (body {confirm: true})",
@@ -402,6 +436,7 @@ export const routes = {
     errors: [...keyErrors, ...bodyErrors, "CONFIRMATION_REQUIRED"],
   }),
   recoveryChallenge: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/keys/recovery/challenge",
     summary: "A recovery challenge: 202 with an identical structure whether or not the wallet holds a recoverable key",
@@ -413,6 +448,7 @@ export const routes = {
     errors: [...onboardingErrors, ...intentErrors],
   }),
   recoveryClaim: defineRoute({
+    group: "Keys and payments",
     method: "post",
     path: "/v1/keys/recovery/claim",
     summary: "Replaces a paid key's secret atomically (tier and expiry kept; the replacement is shown once)",
@@ -423,6 +459,7 @@ export const routes = {
     errors: [...challengeClaimErrors, "RECOVERY_CHALLENGE_CONSUMED", "RECOVERY_TARGET_CHANGED", "NO_RECOVERABLE_KEY"],
   }),
   mcp: defineRoute({
+    group: "MCP",
     method: "post",
     path: "/mcp",
     summary: "MCP Streamable HTTP: one JSON-RPC request, notification or response per POST (a JSON object)",
@@ -437,6 +474,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "MCP_INVALID_MESSAGE", "MCP_ORIGIN_REJECTED", "MCP_NOT_ACCEPTABLE", "BODY_TOO_LARGE"],
   }),
   mcpStream: defineRoute({
+    group: "MCP",
     method: "get",
     path: "/mcp",
     summary: "MCP server event stream: 405 with Allow: POST, as this endpoint is stateless (no listenable stream)",
@@ -446,6 +484,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "MCP_ORIGIN_REJECTED", "METHOD_NOT_ALLOWED"],
   }),
   mcpSse: defineRoute({
+    group: "MCP",
     method: "get",
     path: "/sse",
     summary: "Legacy MCP HTTP+SSE stream (protocol 2024-11-05 clients): an endpoint event, then the session's messages",
@@ -457,6 +496,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY", "MCP_ORIGIN_REJECTED", "MCP_STREAMS_EXHAUSTED"],
   }),
   mcpMessages: defineRoute({
+    group: "MCP",
     method: "post",
     path: "/messages",
     summary: "Legacy MCP message handler paired with GET /sse: one JSON-RPC message per POST; the reply travels on the stream",
@@ -476,6 +516,7 @@ export const routes = {
     ],
   }),
   mcpServerCard: defineRoute({
+    group: "MCP",
     method: "get",
     path: "/.well-known/mcp/server-card.json",
     summary: "MCP server card: server info, transports and their URLs, the authentication headers, and each tool with its input schema",
@@ -485,6 +526,7 @@ export const routes = {
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
   gatewayProxyDigest: defineRoute({
+    group: "Operator",
     method: "get",
     path: "/v1/operator/gateway-proxy-digest",
     summary: "SHA-256 digest of the marketplace proxy secret, for GATEWAY_PROXY_SECRET_SHA256 (operator bootstrap)",

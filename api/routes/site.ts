@@ -58,6 +58,7 @@ export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigi
   };
   const docsAssets: Record<string, StaticFile> = {
     "docs.js": file(join(siteDirectory, "docs.js"), "text/javascript; charset=utf-8"),
+    "docs.css": file(join(siteDirectory, "docs.css"), "text/css; charset=utf-8"),
     "swagger-ui-bundle.js": file(join(swaggerUiDirectory, "swagger-ui-bundle.js"), "text/javascript; charset=utf-8"),
     "swagger-ui.css": file(join(swaggerUiDirectory, "swagger-ui.css"), "text/css; charset=utf-8"),
   };

@@ -1,4 +1,4 @@
-import { gte, lt, sql } from "drizzle-orm";
+import { desc, gte, lt, min, sql } from "drizzle-orm";
 import type { HealthSeries, HealthState } from "../health/healthSeries";
 import type { AppDb } from "./createAppStore";
 import { healthRollup, healthSample } from "./schema";
@@ -61,4 +61,27 @@ export async function tallyRollups(db: AppDb, since: Date): Promise<SeriesTally[
     .from(healthRollup)
     .where(gte(healthRollup.hour, hourOf(since)))
     .groupBy(healthRollup.series);
+}
+
+/**
+ * When the oldest sample still recorded was taken: the oldest raw sample when it lies in the oldest
+ * rollup's hour, else that hour (raw samples are kept 24 h, rollups 30 days); null before the first.
+ */
+export async function oldestHealthSample(db: AppDb): Promise<Date | null> {
+  const [[raw], [rollup]] = await Promise.all([
+    db.select({ at: min(healthSample.sampledAt) }).from(healthSample),
+    db.select({ hour: min(healthRollup.hour) }).from(healthRollup),
+  ]);
+  const hour = rollup?.hour ?? null;
+  const at = raw?.at ?? null;
+  if (at && (!hour || hourOf(at).getTime() <= hour.getTime())) return at;
+  return hour;
+}
+
+/** The state of each series' newest raw sample (within the last 24 h). */
+export async function latestHealthStates(db: AppDb): Promise<{ series: string; state: HealthState }[]> {
+  return db
+    .selectDistinctOn([healthSample.series], { series: healthSample.series, state: healthSample.state })
+    .from(healthSample)
+    .orderBy(healthSample.series, desc(healthSample.sampledAt));
 }

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
+import { routeGroups } from "../../api/routes/routeGroups";
 import { routeList } from "../../api/routes/routeTable";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
 import { testAppDeps } from "../support/app";
@@ -19,8 +20,12 @@ type Document = {
   info: { version: string };
   paths: Record<
     string,
-    Record<string, { responses: Record<string, { content?: unknown; headers?: object }>; security?: unknown[]; description?: string }>
+    Record<
+      string,
+      { responses: Record<string, { content?: unknown; headers?: object }>; security?: unknown[]; description?: string; tags?: string[] }
+    >
   >;
+  tags: { name: string; description: string }[];
   components: { securitySchemes: Record<string, unknown> };
   servers: { url: string }[];
 };
@@ -97,5 +102,22 @@ describe("GET /v1/openapi.json", () => {
       expect(Object.keys(operation?.responses["200"]?.headers ?? {}), route.name).toContain("PAYMENT-RESPONSE");
       expect(operation?.description, route.name).toContain(`${route.x402PriceUsd} USDC`);
     }
+  });
+
+  test("behavior: every operation has exactly one tag from the declared groups, each declared group is used and described, in the groups' order", async () => {
+    const doc = await fetchDocument();
+    const declared = doc.tags.map((t) => t.name);
+    expect(declared).toEqual(Object.keys(routeGroups).filter((g) => declared.includes(g)));
+    expect(declared).toEqual(["Capability", "Market", "Keys and payments", "Discovery", "MCP", "Operator"]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBe(routeGroups[tag.name as keyof typeof routeGroups]);
+    const used = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        expect(operation.tags, `${method.toUpperCase()} ${path}`).toHaveLength(1);
+        expect(declared, `${method.toUpperCase()} ${path}`).toContain(operation.tags?.[0]);
+        used.add(operation.tags?.[0] as string);
+      }
+    }
+    expect([...used].sort()).toEqual([...declared].sort());
   });
 });

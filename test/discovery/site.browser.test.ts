@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkStatus } from "../../api/health/checkStatus";
 import { createHealthSampler } from "../../api/health/createHealthSampler";
 import { requiredSamples } from "../../api/health/readAvailability";
+import { routeGroups } from "../../api/routes/routeGroups";
 import { routeList } from "../../api/routes/routeTable";
 import { type Backend, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
@@ -47,25 +48,29 @@ async function openPage(path: string): Promise<{ page: Page; errors: string[] }>
   return { page, errors };
 }
 
+/** Takes a health sample at each of `hoursAgo` (by the sampler's clock, hours before now). */
+let sampleAt: (hoursAgo: number[]) => Promise<void>;
+
 beforeAll(async () => {
   backend = await openBackend("pglite");
-  const samples = requiredSamples("24h", 3600);
-  let now = Date.now() - samples * hourMs;
-  const clock = () => new Date(now);
+  let now = Date.now();
   ({ app } = discoveryApp(manifest, backend, {}, { healthSampleIntervalSeconds: 3600 }));
-  // A day of hourly samples (by the sampler's clock), so the 24 h bars are drawn.
   const status = { ...(await import("../support/app")).testAppDeps(manifest, backend.indexDb).status, appStore: backend.store };
   const sampler = createHealthSampler({
     db: backend.store.db,
     check: () => checkStatus(status),
     gatewayConfigured: false,
     intervalSeconds: 3600,
-    clock,
+    clock: () => new Date(now),
   });
-  for (let i = 0; i <= samples; i++) {
-    now += hourMs;
-    await sampler.sampleOnce();
-  }
+  sampleAt = async (hoursAgo) => {
+    for (const h of hoursAgo) {
+      now = Date.now() - h * hourMs;
+      await sampler.sampleOnce();
+    }
+  };
+  // A fresh start: the last three hours sampled, one sample an hour.
+  await sampleAt([2, 1, 0]);
   server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
   });
@@ -83,11 +88,80 @@ afterAll(async () => {
 });
 
 describe("the site and the docs page in a real browser (Debian's chromium)", () => {
+  test("behavior: on a fresh start each status box says how long samples have been collected and when its first figure is shown", async () => {
+    const { page, errors } = await openPage("/");
+    await page.locator("#status-charts figure.series").first().waitFor();
+    const boxes = page.locator("#status-charts figure.series");
+    // Three hourly samples: the 24 h window needs 22, so 19 more hours; 7 d needs 152 (149 h), 30 d 648 (645 h).
+    const core = boxes.filter({ hasText: "legacyCore" });
+    expect(await core.locator(".note").textContent()).toMatch(
+      /^Samples collected for [23] h( \d+ min)?\. The 24 h figure is shown in about 19 h \(.+\)\.$/,
+    );
+    expect(await core.locator("svg.chart").getAttribute("aria-label")).toBe(
+      "legacyCore: 24h shown in about 19 h, 7d shown in about 6 d, 30d shown in about 27 d",
+    );
+    // The gateway is not configured here: it never will be measured, and says so.
+    expect(await boxes.filter({ hasText: "gateway" }).locator(".note").textContent()).toBe(
+      "Not configured on this deployment, so not measured.",
+    );
+    expect(await page.locator("#status-interval").textContent()).toBe("every hour");
+    expect(await page.locator("#status").textContent()).not.toMatch(/insufficient|\d+\/\d+/i);
+    await page.screenshot({ path: join(outputDir, "site-fresh-start.png"), fullPage: true });
+    await page.close();
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  test.each([375, 1280])(
+    "behavior: at %i px wide the site has no horizontal overflow, its text column is bounded and centred",
+    async (width) => {
+      const { page, errors } = await openPage("/");
+      await page.setViewportSize({ width, height: 900 });
+      await page.locator("#plans-table .plan").first().waitFor();
+      await page.locator("#status-charts figure.series").first().waitFor();
+      const layout = await page.locator("html").evaluate((root) => {
+        const box = (selector: string) => {
+          const rect = root.querySelector(selector)?.getBoundingClientRect();
+          return { left: rect?.left ?? 0, right: rect?.right ?? 0, width: rect?.width ?? 0 };
+        };
+        return {
+          scrollWidth: root.scrollWidth,
+          clientWidth: root.clientWidth,
+          main: box("main"),
+          paragraph: box("#free-key > p"),
+          // A code block that scrolls inside itself is overflow too.
+          codeOverflow: [...root.querySelectorAll("pre")].filter((p) => p.scrollWidth > p.clientWidth).length,
+          // Anything past the window's right edge, named by its tag, id and class.
+          beyond: [...root.querySelectorAll("main *")]
+            .filter((e) => e.getBoundingClientRect().right > root.clientWidth)
+            .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.getAttribute("class") ?? ""}`),
+        };
+      });
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
+      expect(layout.codeOverflow).toBe(0);
+      expect(layout.beyond).toEqual([]);
+      // Text never runs to the window's edge: a margin on each side, and lines of at most about 80 characters.
+      expect(layout.paragraph.left).toBeGreaterThanOrEqual(16);
+      expect(layout.clientWidth - layout.paragraph.right).toBeGreaterThanOrEqual(16);
+      expect(layout.paragraph.width).toBeLessThanOrEqual(44 * 16);
+      if (width === 1280) {
+        // The frame is bounded and centred: equal margins, wider than the text column.
+        expect(layout.main.width).toBeLessThanOrEqual(68 * 16);
+        expect(Math.abs(layout.main.left - (layout.clientWidth - layout.main.right))).toBeLessThanOrEqual(1);
+      }
+      await page.screenshot({ path: join(outputDir, `site-${width}.png`), fullPage: true });
+      await page.close();
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+
   test("default: the site loads without a console error (and without a wallet extension), lists the plans, audits a devnet fixture and draws the status charts; its events arrive as counters", async () => {
+    // A day of hourly samples, so the 24 h bars are drawn (the fresh start's three hours are already there).
+    await sampleAt(Array.from({ length: requiredSamples("24h", 3600) + 1 }, (_, i) => i));
     const before = await operatorTotals(app);
     const { page, errors } = await openPage("/");
-    await page.locator("#plans-table table").waitFor();
-    expect(await page.locator("#plans-table tbody tr").count()).toBe(4);
+    await page.locator("#plans-table .plan").first().waitFor();
+    expect(await page.locator("#plans-table .plan").count()).toBe(4);
     expect(await page.locator("#plans-table").textContent()).toContain("STARTER");
 
     const fixture = manifest.contracts.plainToken as string;
@@ -99,12 +173,14 @@ describe("the site and the docs page in a real browser (Debian's chromium)", () 
 
     await page.locator("#status-charts figure.series").first().waitFor();
     expect(await page.locator("#status-charts figure.series").count()).toBe(4);
-    // legacyCore's 24 h window holds enough samples: a bar; the 30 d window does not: said so.
+    // legacyCore's 24 h window holds enough samples (23): a bar; the 7 and 30 d windows say when theirs come.
     const core = page.locator("#status-charts svg.chart").first();
     expect(await core.locator("rect.bar").count()).toBeGreaterThanOrEqual(1);
-    expect(await core.getAttribute("aria-label")).toMatch(/^legacyCore: 24h [\d.]+%, 7d insufficient samples, 30d insufficient samples$/);
-
-    await page.screenshot({ path: join(outputDir, "site.png"), fullPage: true });
+    expect(await core.getAttribute("aria-label")).toMatch(/^legacyCore: 24h [\d.]+%, 7d shown in about 5 d, 30d shown in about 26 d$/);
+    expect(await page.locator("#status-charts figure.series").first().locator(".note").textContent()).toMatch(
+      /^Samples collected for 2[23] h( \d+ min)?\. The 7 d figure is shown in about 5 d \d+ h /,
+    );
+    await page.locator("#status").screenshot({ path: join(outputDir, "site-status-after-a-day.png") });
     await page.close();
     expect(errors).toEqual([]);
     await expect
@@ -153,6 +229,11 @@ describe("the site and the docs page in a real browser (Debian's chromium)", () 
       );
     const documented = routeList.filter((r) => !r.hidden).map((r) => r.name);
     expect(new Set(listed)).toEqual(new Set(documented));
+    // Grouped by tag, in the groups' order (not one "default" section).
+    const sections = await page.locator(".opblock-tag").evaluateAll((tags) => tags.map((t) => t.getAttribute("data-tag")));
+    const groups = new Set(routeList.filter((r) => !r.hidden).map((r) => r.group));
+    expect(sections).toEqual(Object.keys(routeGroups).filter((g) => groups.has(g as keyof typeof routeGroups)));
+    expect(sections).toContain("Keys and payments");
     await page.screenshot({ path: join(outputDir, "docs.png"), fullPage: true });
     await page.close();
     expect(errors).toEqual([]);

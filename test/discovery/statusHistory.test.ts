@@ -47,25 +47,46 @@ describe.each(backendNames)("the status history on %s", (name) => {
     expect(requiredSamples("24h", intervalSeconds)).toBe(Math.ceil(minimumCoverage * 24));
     const empty = await history();
     expect(empty.sampleIntervalSeconds).toBe(intervalSeconds);
-    expect(windowOf(empty, "legacyCore", "24h")).toMatchObject({ status: "INSUFFICIENT_SAMPLES", availabilityPercent: null, samples: 0 });
+    expect(windowOf(empty, "legacyCore", "24h")).toMatchObject({
+      status: "INSUFFICIENT_SAMPLES",
+      availabilityPercent: null,
+      samples: 0,
+      earliestMeasuredAt: null,
+    });
+    expect(empty.samplingSince).toBeNull();
+    expect(empty.series.map((s) => s.latestState)).toEqual([null, null, null, null]);
     const needed = requiredSamples("24h", intervalSeconds);
+    const first = now;
     for (let i = 0; i < needed - 1; i++) {
       await sampleUp();
       now += hourMs;
     }
-    expect(windowOf(await history(), "legacyCore", "24h")).toMatchObject({
+    const fresh = await history();
+    expect(windowOf(fresh, "legacyCore", "24h")).toMatchObject({
       status: "INSUFFICIENT_SAMPLES",
       availabilityPercent: null,
       samples: needed - 1,
       requiredSamples: needed,
+      // One sample missing: measured one interval from now, if it is taken.
+      earliestMeasuredAt: new Date(now + intervalSeconds * 1000).toISOString(),
     });
+    expect(windowOf(fresh, "legacyCore", "30d")?.earliestMeasuredAt).toBe(
+      new Date(now + (requiredSamples("30d", intervalSeconds) - needed + 1) * intervalSeconds * 1000).toISOString(),
+    );
+    // Sampling started at the first sample; the unconfigured gateway will never be measured.
+    expect(fresh.samplingSince).toBe(new Date(first).toISOString());
+    expect(fresh.series.find((s) => s.series === "legacyCore")?.latestState).toBe("UP");
+    expect(fresh.series.find((s) => s.series === "gateway")?.latestState).toBe("NOT_CONFIGURED");
+    expect(windowOf(fresh, "gateway", "24h")?.earliestMeasuredAt).toBeNull();
     await sampleDown();
     const measured = await history();
     expect(windowOf(measured, "legacyCore", "24h")).toMatchObject({
       status: "MEASURED",
       samples: needed,
       availabilityPercent: Math.round(((needed - 1) / needed) * 100_000) / 1000,
+      earliestMeasuredAt: null,
     });
+    expect(measured.series.find((s) => s.series === "legacyCore")?.latestState).toBe("DOWN");
     // The longer windows still lack samples; an unconfigured series (no gateway here) never has any.
     expect(windowOf(measured, "legacyCore", "7d")).toMatchObject({ status: "INSUFFICIENT_SAMPLES", samples: needed });
     expect(windowOf(measured, "gateway", "24h")).toMatchObject({ status: "INSUFFICIENT_SAMPLES", samples: 0 });
@@ -103,6 +124,9 @@ describe.each(backendNames)("the status history on %s", (name) => {
     await sampleUp();
     const [rollups] = (await backend.sql("SELECT count(*)::int AS n FROM app.health_rollup")) as { n: number }[];
     expect(rollups?.n).toBe(4);
-    expect(windowOf(await history(), "legacyCore", "7d")).toMatchObject({ status: "INSUFFICIENT_SAMPLES", samples: 1 });
+    const restarted = await history();
+    expect(windowOf(restarted, "legacyCore", "7d")).toMatchObject({ status: "INSUFFICIENT_SAMPLES", samples: 1 });
+    // Only the newest hour is left: sampling is counted from it (to the hour).
+    expect(restarted.samplingSince).toBe(new Date(Math.floor(now / hourMs) * hourMs).toISOString());
   });
 });
