@@ -130,6 +130,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     ),
     rates,
     clientIpHeader: config.access.clientIpHeader,
+    trustedProxies: config.access.trustedProxies,
     gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
     operatorBootstrapToken: config.access.operatorBootstrapToken,
     limits: config.access.limits,
