@@ -207,6 +207,8 @@ export const EnvSchema = z.object({
     .optional(),
   /** Peers (IPs, CIDR blocks) whose CLIENT_IP_HEADER is believed; default none. */
   TRUSTED_PROXIES: ipBlockList.default([]),
+  /** RPC reads one client address may cause per minute through the free demo audit. */
+  DEMO_RPC_READS_PER_MINUTE: positiveCount.default(1200),
   /** Open (unconsumed, unexpired) intents one wallet may hold. */
   INTENTS_MAX_OPEN_PER_WALLET: positiveCount.default(defaultAbuseLimits.maxOpenIntentsPerWallet),
   /** Intents one client address may create per hour (in process memory, per replica). */
@@ -296,6 +298,8 @@ export type Config = {
   market: { maxIndexLagBlocks: number; minPoolDepthUsd: number; whaleWindowBlocks: number };
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
+  /** RPC reads one client address may cause per minute through the demo audit. */
+  demoReadsPerMinute: number;
   /**
    * The API's read-write store: schema `app` of DATABASE_URL; on an embedded devnet, schema `app` of the
    * index's own PGlite (one instance, not two); on Base without DATABASE_URL, a PGlite directory of its
@@ -404,6 +408,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       whaleWindowBlocks: Math.min(e.WHALE_SIGNALS_WINDOW_BLOCKS, Math.floor(e.INDEXER_WHALE_WINDOW_SECONDS / baseBlockTimeSeconds)),
     },
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
+    demoReadsPerMinute: e.DEMO_RPC_READS_PER_MINUTE,
     appStore: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL }
       : mainnet
