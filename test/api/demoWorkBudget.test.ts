@@ -3,7 +3,6 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createWorkBudget } from "../../api/access/createWorkBudget";
 import { createApp } from "../../api/app";
-import type { AuditResponse } from "../../api/capability/AuditResponse";
 import { createDissectionCache } from "../../api/capability/createDissectionCache";
 import { createObservationCache } from "../../api/capability/createObservationCache";
 import type { IndexDb } from "../../api/index/indexDb";
@@ -33,33 +32,48 @@ describe("the demo audit's per-client work budget (DEMO_RPC_READS_PER_MINUTE)", 
     },
   });
   const demoFrom = (ip: string) => app.request(`/v1/demo/audit/${heavy}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+  /** The demo, asked again when the devnet did not answer in time (503 on a loaded machine: a read timed out). */
+  const answeredFrom = async (ip: string) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await demoFrom(ip);
+      if (res.status !== 503 || attempt === 3) return res;
+    }
+  };
 
   test("behavior: the same code at a new block is read again but not dissected again", async () => {
-    const first = await demoFrom("198.51.100.10");
-    expect(first.status, await first.clone().text()).toBe(200);
+    // The sample Diamond (full evidence: its reads are listed) at one block, then at the next.
+    const audit = async (ip: string) => {
+      const res = await app.request(`/v1/demo/audit/${manifest.contracts.diamond}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as {
+        observationBlock: { blockNumber: number };
+        rpcObservation: { failedReadCount: number; observationReused: boolean };
+      };
+    };
+    const first = await audit("198.51.100.10");
+    expect(first.rpcObservation.failedReadCount).toBe(0);
     const made = dissectionCache.dissections();
     expect(made).toBeGreaterThan(1);
     await mine(manifest, 1);
-    const second = await demoFrom("198.51.100.11");
-    expect(second.status).toBe(200);
-    const body = (await second.json()) as AuditResponse;
-    expect(body.rpcObservation.observationReused).toBe(false);
-    expect(body.observationBlock.blockNumber).not.toBe(((await first.json()) as AuditResponse).observationBlock.blockNumber);
+    const second = await audit("198.51.100.11");
+    expect(second.observationBlock.blockNumber).toBeGreaterThan(first.observationBlock.blockNumber);
+    expect(second.rpcObservation).toMatchObject({ failedReadCount: 0, observationReused: false });
     expect(dissectionCache.dissections()).toBe(made);
   });
 
   test("error: a client repeating the heavy demo at new blocks is 429 with Retry-After once its reads are spent; another address is served", async () => {
     const statuses: number[] = [];
     let refused: Response | undefined;
-    for (let n = 0; n < 6 && !refused; n += 1) {
+    for (let n = 0; n < 8 && !refused; n += 1) {
       await mine(manifest, 1);
       const res = await demoFrom("203.0.113.50");
       statuses.push(res.status);
       if (res.status === 429) refused = res;
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    // A 503 (a read timed out on a loaded machine) is charged one read: it does not move the count.
+    expect(statuses.filter((s) => s !== 503)).toEqual([200, 200, 200, 429]);
     expect(refused?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(await refused?.json()).toMatchObject({ error: "RATE_LIMITED" });
-    expect((await demoFrom("203.0.113.51")).status).toBe(200);
+    expect((await answeredFrom("203.0.113.51")).status).toBe(200);
   });
 });
