@@ -2,8 +2,6 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AccessEnv } from "./access/AccessOptions";
 import type { AccessDeps } from "./access/createAccessDeps";
 import { rejectQueryCredentials } from "./access/rejectQueryCredentials";
-import type { AuditContractDeps } from "./capability/auditContract";
-import type { DemoSample } from "./capability/demoSamples";
 import type { CheckStatusDeps } from "./health/checkStatus";
 import { answerHeaders } from "./http/answer";
 import { corsHeaders } from "./http/corsHeaders";
@@ -14,7 +12,7 @@ import { type McpOptions, mountMcpRoutes } from "./mcp/mountMcpRoutes";
 import { mountCapabilityRoutes } from "./routes/capabilities";
 import { mountCatalogueRoutes } from "./routes/catalogue";
 import { createAccessChain, createRouteMounter } from "./routes/createRouteMounter";
-import { mountDemoRoutes } from "./routes/demo";
+import { type DemoRouteDeps, mountDemoRoutes } from "./routes/demo";
 import { type DiscoveryDeps, mountDiscoveryRoutes } from "./routes/discovery";
 import { mountKeyRoutes } from "./routes/keys";
 import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
@@ -29,7 +27,7 @@ import type { X402Service } from "./x402/createX402Service";
 export type AppDeps = {
   status: CheckStatusDeps;
   /** Live contract analysis: the Base providers and the demo's published samples. */
-  capability: AuditContractDeps & { samples: readonly DemoSample[] };
+  capability: Omit<DemoRouteDeps, "clientBucket">;
   /** API keys, onboarding, credits, rate limits, gateway: the access middleware's options and the key routes' services. */
   access: AccessDeps;
   /** Market data: gas read live from the Base providers, the rest from the index (one reading per indexed block). */
@@ -82,7 +80,7 @@ export function createApp(deps: AppDeps) {
   mountProbeRoutes(mount, deps.status);
   mountStatusRoutes(mount, checkStatus);
   mountDiscoveryRoutes(mount, deps.discovery, deps.access);
-  mountDemoRoutes(mount, deps.capability);
+  mountDemoRoutes(mount, { ...deps.capability, clientBucket: deps.access.clientBucket });
   mountCapabilityRoutes(mount, deps.capability);
   mountMarketRoutes(mount, deps.market);
   mountOnboardingRoutes(mount, deps.access);

@@ -1,3 +1,4 @@
+import { BlockList, isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { zeroAddress } from "viem";
@@ -46,6 +47,34 @@ function isSiweDomain(host: string): boolean {
 /** The default public origin: http://HOST:PORT, or localhost when HOST is not a name a challenge can carry (`::`). */
 function defaultOrigin(host: string, port: number): string {
   return `http://${isSiweDomain(`${host}:${port}`) ? host : "localhost"}:${port}`;
+}
+
+/** `203.0.113.7, 10.0.0.0/8, 2001:db8::/32`: IP addresses and CIDR blocks, comma-separated. */
+const ipBlockList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((e) => e.trim())
+      .filter((e) => e.length > 0),
+  )
+  .pipe(z.array(z.string().refine(isIpBlock, "each must be an IP address or a CIDR block such as 10.0.0.0/8")));
+
+function isIpBlock(entry: string): boolean {
+  const [ip = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(ip);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const loopback = new BlockList();
+loopback.addSubnet("127.0.0.0", 8, "ipv4");
+loopback.addAddress("::1", "ipv6");
+
+/** Whether `host` (HOST) is a loopback interface: `localhost`, 127.0.0.0/8 or ::1 (`::ffff:127.0.0.1` too). */
+function isLoopbackHost(host: string): boolean {
+  const version = isIP(host);
+  return version === 0 ? host === "localhost" : loopback.check(host, version === 4 ? "ipv4" : "ipv6");
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
@@ -135,6 +164,8 @@ export const EnvSchema = z.object({
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(1),
   DEVNET_TRAFFIC: booleanFlag.default(true),
+  /** Lets a devnet listen on a HOST other than loopback: its keys are public and it signs as Base (docs/security.md). */
+  DEVNET_ALLOW_PUBLIC_HOST: booleanFlag.default(false),
   /** Providers the API reads the devnet through, as public (untrusted) ones, instead of its node alone (fault drills: `npm run soak`). */
   DEVNET_PROVIDER_URLS: urlList.optional(),
   /** Where subscription and x402 payments are sent; on the devnet the manifest's payout account. */
@@ -168,12 +199,16 @@ export const EnvSchema = z.object({
   HEALTH_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   /** Requests one client address may make per minute to the keyless routes (shared budget), and an operator token to the stats. */
   PUBLIC_REQUESTS_PER_MINUTE: positiveCount.default(60),
-  /** Header a trusted load balancer puts the client address in (last entry wins), for public rate limits. */
+  /** Header a trusted proxy puts the client address in (a chain of hops read from the right), for the per-address limits. */
   CLIENT_IP_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
     .transform((s) => s.toLowerCase())
     .optional(),
+  /** Peers (IPs, CIDR blocks) whose CLIENT_IP_HEADER is believed; default none. */
+  TRUSTED_PROXIES: ipBlockList.default([]),
+  /** RPC reads one client address may cause per minute through the free demo audit. */
+  DEMO_RPC_READS_PER_MINUTE: positiveCount.default(1200),
   /** Open (unconsumed, unexpired) intents one wallet may hold. */
   INTENTS_MAX_OPEN_PER_WALLET: positiveCount.default(defaultAbuseLimits.maxOpenIntentsPerWallet),
   /** Intents one client address may create per hour (in process memory, per replica). */
@@ -263,6 +298,8 @@ export type Config = {
   market: { maxIndexLagBlocks: number; minPoolDepthUsd: number; whaleWindowBlocks: number };
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
+  /** RPC reads one client address may cause per minute through the demo audit. */
+  demoReadsPerMinute: number;
   /**
    * The API's read-write store: schema `app` of DATABASE_URL; on an embedded devnet, schema `app` of the
    * index's own PGlite (one instance, not two); on Base without DATABASE_URL, a PGlite directory of its
@@ -276,6 +313,8 @@ export type Config = {
     gatewayProxySecretSha256: string | undefined;
     operatorBootstrapToken: string | undefined;
     clientIpHeader: string | undefined;
+    /** Peers whose CLIENT_IP_HEADER is believed (IPs and CIDR blocks). */
+    trustedProxies: string[];
     limits: AbuseLimits;
     /** CREDIT_LEASE_MAX; undefined: the service's default. */
     creditLeaseMax: number | undefined;
@@ -326,6 +365,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "invalid configuration: X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one (a remote facilitator, or the in-process facilitator's gas key)",
     );
   }
+  if (e.CLIENT_IP_HEADER !== undefined && e.TRUSTED_PROXIES.length === 0) {
+    // Believed from any peer, the header lets a client pick its own bucket; believed from none, it is dead weight.
+    throw new ConfigError(
+      "invalid configuration: CLIENT_IP_HEADER: needs TRUSTED_PROXIES, the load balancer addresses (IPs or CIDR blocks) it is believed from",
+    );
+  }
+  if (!mainnet && !e.DEVNET_ALLOW_PUBLIC_HOST && !isLoopbackHost(e.HOST)) {
+    throw new ConfigError(
+      `invalid configuration: HOST: the devnet (no BASE_RPC_URLS or BASE_RPC_PRIMARY_URL set) listens on loopback only, not ${e.HOST}: ` +
+        "it signs x402 offers and challenges with Base's chain id (8453) and USDC domain for a payout account whose key is public, " +
+        "so a real wallet's payment authorization sent to it would be valid on Base. Use HOST=127.0.0.1, or set " +
+        "DEVNET_ALLOW_PUBLIC_HOST=true if you mean to expose it",
+    );
+  }
   if (e.INDEXER_PORT === e.PORT) {
     throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
   }
@@ -355,6 +408,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       whaleWindowBlocks: Math.min(e.WHALE_SIGNALS_WINDOW_BLOCKS, Math.floor(e.INDEXER_WHALE_WINDOW_SECONDS / baseBlockTimeSeconds)),
     },
     demoAuditAddresses: e.DEMO_AUDIT_ADDRESSES,
+    demoReadsPerMinute: e.DEMO_RPC_READS_PER_MINUTE,
     appStore: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL }
       : mainnet
@@ -366,6 +420,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       gatewayProxySecretSha256: e.GATEWAY_PROXY_SECRET_SHA256,
       operatorBootstrapToken: e.OPERATOR_BOOTSTRAP_TOKEN,
       clientIpHeader: e.CLIENT_IP_HEADER,
+      trustedProxies: e.TRUSTED_PROXIES,
       limits: {
         maxOpenIntentsPerWallet: e.INTENTS_MAX_OPEN_PER_WALLET,
         maxIntentsPerClientPerHour: e.INTENTS_MAX_PER_CLIENT_PER_HOUR,

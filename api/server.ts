@@ -6,8 +6,10 @@ import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
+import { createWorkBudget } from "./access/createWorkBudget";
 import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
+import { createDissectionCache } from "./capability/createDissectionCache";
 import { createObservationCache } from "./capability/createObservationCache";
 import { demoSamples } from "./capability/demoSamples";
 import { probeProvider } from "./chain/probeProvider";
@@ -130,6 +132,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     ),
     rates,
     clientIpHeader: config.access.clientIpHeader,
+    trustedProxies: config.access.trustedProxies,
     gatewayProxySecretSha256: config.access.gatewayProxySecretSha256,
     operatorBootstrapToken: config.access.operatorBootstrapToken,
     limits: config.access.limits,
@@ -142,6 +145,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       chainId: baseChainId,
       samples: demoSamples(config.demoAuditAddresses, manifest),
       observationCache: createObservationCache(),
+      dissectionCache: createDissectionCache(),
+      workBudget: createWorkBudget({ readsPerMinute: config.demoReadsPerMinute }),
     },
     market: {
       gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { bareAddress } from "./bareAddress";
 
 /**
  * What a client address's limits are keyed by: an IPv4 address as it is (also when it arrives
@@ -9,7 +10,7 @@ import { isIPv4, isIPv6 } from "node:net";
  * @example clientAddressKey("2001:DB8:1:2::9") // "2001:db8:1:2::/64"
  */
 export function clientAddressKey(address: string): string {
-  const bare = withoutPortOrZone(address.trim());
+  const bare = bareAddress(address);
   if (isIPv4(bare)) return bare;
   if (!isIPv6(bare)) return bare;
   const groups = ipv6Groups(bare);
@@ -19,13 +20,6 @@ export function clientAddressKey(address: string): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(":")}::/64`;
-}
-
-/** `[2001:db8::1]:443` → `2001:db8::1`, `198.51.100.7:80` → `198.51.100.7`, `fe80::1%eth0` → `fe80::1`. */
-function withoutPortOrZone(address: string): string {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
-  const host = bracketed?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address)?.[1] ?? address;
-  return host.split("%")[0] as string;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail as two groups). */

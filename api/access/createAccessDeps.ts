@@ -57,7 +57,9 @@ export type CreateAccessDepsParameters = {
   rateLimits: RateLimits;
   /** The per-minute limits `rateLimits` enforces on keys, as the plans and key records state them; default the catalogue's. */
   rates?: TierRates;
+  /** CLIENT_IP_HEADER, believed only from `trustedProxies` (TRUSTED_PROXIES). */
   clientIpHeader?: string;
+  trustedProxies?: readonly string[];
   gatewayProxySecretSha256?: string;
   operatorBootstrapToken?: string;
   /** Most credits a replica leases per key beyond the call charged; default `defaultMaxLeaseCredits`. */
@@ -96,7 +98,7 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates, environment: p.environment }),
     credits,
     rateLimits: p.rateLimits,
-    clientBucket: clientBucket({ ipHeader: p.clientIpHeader }),
+    clientBucket: clientBucket({ ipHeader: p.clientIpHeader, trustedProxies: p.trustedProxies }),
     authFailures: createAuthFailureGuard({ perMinute: limits.maxAuthFailuresPerMinute }),
     gatewayProxySecretSha256: p.gatewayProxySecretSha256,
     storeReady: p.store.ready,

@@ -20,10 +20,15 @@ export type ContractAnalysis = {
 
 /**
  * Resolves `address` through its proxies with `reader` (bound to the pinned block) and dissects every code
- * the resolution kept, reusing the bytes it read. Roles and nodes are looked up in maps built once, so the
+ * the resolution kept with `dissect` (a `DissectionCache`'s, across blocks), reusing the bytes it read. Roles and nodes are looked up in maps built once, so the
  * work is linear in the codes observed.
  */
-export async function analyseContract(reader: PinnedReader, address: Address, selector?: Hex): Promise<ContractAnalysis> {
+export async function analyseContract(
+  reader: PinnedReader,
+  address: Address,
+  selector?: Hex,
+  dissect: (code: Hex) => Dissection = dissectBytecode,
+): Promise<ContractAnalysis> {
   const { resolution, codes } = await resolveProxy({ reader, address, selector });
   const facets = resolution.diamond?.facets ?? [];
   const nodes = new Map<string, CodeNode>();
@@ -43,7 +48,7 @@ export async function analyseContract(reader: PinnedReader, address: Address, se
   for (const [key, role] of roles) {
     const code = codes.get(key);
     if (code === undefined) continue;
-    dissected.push({ address: nodes.get(key)?.address ?? (key as Address), role, dissection: dissectBytecode(code) });
+    dissected.push({ address: nodes.get(key)?.address ?? (key as Address), role, dissection: dissect(code) });
   }
   return { resolution, dissected, reads: reader.observation() };
 }

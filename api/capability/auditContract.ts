@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import type { RpcProvider } from "../chain/providers";
 import { type Result, success } from "../errors";
 import type { AuditResponse, ScoreResponse } from "./AuditResponse";
+import type { DissectionCache } from "./createDissectionCache";
 import type { ObservationCache } from "./createObservationCache";
 import { observationLimitations } from "./limitations";
 import { observationRefusal } from "./observationRefusal";
@@ -13,6 +14,8 @@ export type AuditContractDeps = {
   chainId: number;
   /** Shares observations between requests at the same pinned block; absent, every request observes afresh. */
   observationCache?: ObservationCache;
+  /** Keeps dissections by code hash across blocks. */
+  dissectionCache?: DissectionCache;
 };
 
 /** Observes `address` at a pinned block and shapes the AuditResponse; no pinned block is DATA_SOURCE_UNAVAILABLE. */

@@ -5,6 +5,7 @@ import type { ObservationBlock, RpcObservation } from "../chain/ObservationBlock
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { analyseContract, type DissectedCode } from "./analyseContract";
+import type { DissectionCache } from "./createDissectionCache";
 import type { ObservationCache } from "./createObservationCache";
 import type { Resolution } from "./Resolution";
 
@@ -26,6 +27,8 @@ export type ObserveContractParameters = {
   blockNumber?: number;
   /** Shares observations between requests at the same pinned block; absent, every call observes afresh. */
   observationCache?: ObservationCache;
+  /** Keeps dissections by code hash across blocks; absent, every observation dissects afresh. */
+  dissectionCache?: DissectionCache;
 };
 
 /** Why no observation could be made at all: the caller answers 503 (or 400 for a future block). */
@@ -51,7 +54,8 @@ export async function observeContract(
       block,
     };
   }
-  const analyse = () => analyseContract(createPinnedReader(block, params.providers), params.address, params.selector);
+  const analyse = () =>
+    analyseContract(createPinnedReader(block, params.providers), params.address, params.selector, params.dissectionCache?.dissect);
   const { analysis, reused } = params.observationCache
     ? await params.observationCache.observe({ block, address: params.address, selector: params.selector }, analyse)
     : { analysis: await analyse(), reused: false };

@@ -71,15 +71,19 @@ export async function revokeKey(db: AppDb, keyId: string, now: Date): Promise<Ke
 /**
  * The unrevoked paid key of `wallet` (expired or not: "active" reads as "not revoked") that a
  * recovery replaces: the one a payment `txHash` created or renewed when given, else the one expiring
- * last. One query either way, found or not.
+ * last. One query either way, found or not, reading only the two short columns a challenge stores, so a
+ * found key adds one small row to parse, not a whole record (the challenge's timing must not tell them apart).
  */
-export async function findRecoverableKey(db: AppDb, p: { wallet: string; txHash: string | null }): Promise<KeyRecord | undefined> {
+export async function findRecoverableKey(
+  db: AppDb,
+  p: { wallet: string; txHash: string | null },
+): Promise<Pick<KeyRecord, "id" | "secretVersion"> | undefined> {
   const paidBy = db
     .select({ keyId: redemption.keyId })
     .from(redemption)
     .where(eq(redemption.txHash, p.txHash ?? ""));
   const [row] = await db
-    .select()
+    .select({ id: apiKey.id, secretVersion: apiKey.secretVersion })
     .from(apiKey)
     .where(
       and(

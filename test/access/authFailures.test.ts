@@ -5,7 +5,7 @@ import type { createApp } from "../../api/app";
 import { generateApiKey } from "../../api/keys/apiKeyFormat";
 import type { IntentEnvelope, IssuedKey } from "../../api/keys/records";
 import { createAppStore } from "../../api/store/createAppStore";
-import { unlimitedAbuse } from "../support/access";
+import { unlimitedAbuse, viaTestProxy } from "../support/access";
 import { testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
 
@@ -35,7 +35,7 @@ describe.each(backendNames)("failed authentications on %s", (backendName) => {
   const keyedApp = (maxFailures: number) =>
     accessApp(manifest, backend, { clientIpHeader: "x-forwarded-for", limits: limits(maxFailures) }).app;
   const self = (app: ReturnType<typeof createApp>, ip: string, key: string) =>
-    app.request("/v1/keys/self", { headers: { "x-forwarded-for": ip, "x-api-key": key } });
+    app.request("/v1/keys/self", { headers: { "x-forwarded-for": ip, "x-api-key": key } }, viaTestProxy);
 
   test("behavior: 20 wrong keys from an address are 401, the 21st is 429 with Retry-After; another address is still answered 401", async () => {
     const app = keyedApp(20);
@@ -130,9 +130,11 @@ describe.each(backendNames)("failed authentications on %s", (backendName) => {
         },
       );
     const operator = (ip: string, token: string) =>
-      app.request("/v1/operator/gateway-proxy-digest", {
-        headers: { "x-forwarded-for": ip, "x-operator-bootstrap": token, "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" },
-      });
+      app.request(
+        "/v1/operator/gateway-proxy-digest",
+        { headers: { "x-forwarded-for": ip, "x-operator-bootstrap": token, "x-gateway-proxy-secret": proxySecret, "x-gateway-user": "u" } },
+        viaTestProxy,
+      );
     expect((await gateway("198.51.100.8", "wrong")).status).toBe(401);
     expect((await gateway("198.51.100.8", "")).status).toBe(401);
     expect((await operator("198.51.100.8", "wrong")).status).toBe(401);

@@ -13,7 +13,7 @@ import { createKeyHasher } from "../../api/keys/createKeyHasher";
 import type { IntentEnvelope, IssuedKey, Plans } from "../../api/keys/records";
 import { createAppStore } from "../../api/store/createAppStore";
 import { findKeyBySecretHash } from "../../api/store/keyQueries";
-import { unlimitedRates } from "../support/access";
+import { unlimitedRates, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
@@ -107,7 +107,7 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
   test("behavior: unauthenticated routes are limited per client address (CLIENT_IP_HEADER), one shared bucket without one", async () => {
     const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 2 } });
     const { app } = accessApp(manifest, backend, { rateLimits, clientIpHeader: "x-forwarded-for" });
-    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": `10.0.0.1, ${ip}` } });
+    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": `10.0.0.1, ${ip}` } }, viaTestProxy);
     expect((await from("198.51.100.1")).status).toBe(200);
     expect((await from("198.51.100.1")).status).toBe(200);
     expect((await from("198.51.100.1")).status).toBe(429);
@@ -120,7 +120,7 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
   test("behavior: IPv6 clients share a bucket per /64, IPv4-mapped addresses count as IPv4", async () => {
     const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1 } });
     const { app } = accessApp(manifest, backend, { rateLimits, clientIpHeader: "x-forwarded-for" });
-    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": ip } });
+    const from = (ip: string) => app.request("/v1/plans", { headers: { "x-forwarded-for": ip } }, viaTestProxy);
     expect((await from("2001:db8:1:2::1")).status).toBe(200);
     expect((await from("2001:DB8:1:2:ffff:ffff:ffff:9")).status).toBe(429);
     expect((await from("2001:db8:1:3::1")).status).toBe(200);
@@ -284,7 +284,8 @@ describe("configuration and an unreachable store", () => {
     expect(() => loadConfig({ PUBLIC_URL: "http://api:8080" })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ FALLBACK_URL: "http://[::1]:42069" })).toThrow(/FALLBACK_URL/);
     expect(() => loadConfig({ PUBLIC_URL: "https://api.example.com/v1" })).toThrow(/PUBLIC_URL/);
-    expect(loadConfig({ HOST: "::", PORT: "8080" }).origins.public).toBe("http://localhost:8080");
-    expect(loadConfig({ HOST: "0.0.0.0" }).origins.public).toBe("http://0.0.0.0:42069");
+    const exposed = { DEVNET_ALLOW_PUBLIC_HOST: "true" };
+    expect(loadConfig({ ...exposed, HOST: "::", PORT: "8080" }).origins.public).toBe("http://localhost:8080");
+    expect(loadConfig({ ...exposed, HOST: "0.0.0.0" }).origins.public).toBe("http://0.0.0.0:42069");
   });
 });

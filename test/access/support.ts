@@ -15,7 +15,7 @@ import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";
-import { testAccessDeps } from "../support/access";
+import { testAccessDeps, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient } from "../support/devnet";
 import { createThrowawayDatabase } from "../support/postgres";
@@ -143,9 +143,13 @@ export const testEthQuote = {
   weiPerUsd: async () => ({ wei: 10n ** 18n / 3000n, observedAt: new Date().toISOString(), source: "test: devnet WETH reference price" }),
 };
 
-/** POSTs JSON to the app, with extra headers. */
+/** POSTs JSON to the app, with extra headers, through the test proxy (an x-forwarded-for among `headers` names the client). */
 export function post(app: ReturnType<typeof createApp>, path: string, body: unknown, headers: Record<string, string> = {}) {
-  return app.request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return app.request(
+    path,
+    { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) },
+    viaTestProxy,
+  );
 }
 
 /** Sends `usd` of devnet USDC from test user `user` to `to`; the receipt once mined. */

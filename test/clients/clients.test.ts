@@ -56,7 +56,13 @@ function runPython(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numb
 }
 
 beforeAll(async () => {
-  running = await startClientTestService({ TIER_RATE_LIMITS: `FREE=${freeRateLimit}`, OPERATOR_STATS_TOKEN: operatorToken, HOST: "::" });
+  // "::": both loopbacks (the Python suite runs on ::1); a devnet needs the explicit setting for it. Traffic stays on loopback.
+  running = await startClientTestService({
+    TIER_RATE_LIMITS: `FREE=${freeRateLimit}`,
+    OPERATOR_STATS_TOKEN: operatorToken,
+    HOST: "::",
+    DEVNET_ALLOW_PUBLIC_HOST: "true",
+  });
   manifest = readManifest(running.service.manifestPath);
   client = createClient({ baseUrl: running.service.baseUrl });
 }, 300_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import { type Backend, openBackend } from "../access/support";
-import { unlimitedRates } from "../support/access";
+import { unlimitedRates, viaTestProxy } from "../support/access";
 import { testManifest } from "../support/devnet";
 import { discoveryApp } from "./support";
 
@@ -36,11 +36,15 @@ describe("keyless routes are limited per client address", () => {
   afterAll(() => backend.close());
 
   const send = (method: string, path: string, body: unknown, ip: string) =>
-    app.request(path, {
-      method,
-      headers: { "x-forwarded-for": ip, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    app.request(
+      path,
+      {
+        method,
+        headers: { "x-forwarded-for": ip, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      },
+      viaTestProxy,
+    );
 
   test.each(keylessRoutes.map(([method, path, body], i) => [`${method} ${path}`, method, path, body, i] as const))(
     "behavior: %s, flooded from one /64, is 429 with an integer Retry-After and the JSON error; another /64 is not",

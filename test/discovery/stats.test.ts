@@ -7,7 +7,7 @@ import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse"
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { backendNames, mine, post, testEthQuote } from "../access/support";
-import { unlimitedRates } from "../support/access";
+import { unlimitedRates, viaTestProxy } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
 import { testFacilitator, testX402Service } from "../support/x402";
@@ -162,7 +162,7 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
       rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 2 } }),
     }).app;
     const from = (ip: string, headers: Record<string, string> = {}) =>
-      limited.request("/v1/stats", { headers: { "x-forwarded-for": ip, ...headers } });
+      limited.request("/v1/stats", { headers: { "x-forwarded-for": ip, ...headers } }, viaTestProxy);
     expect((await from("2001:db8:1:2::1")).status).toBe(200);
     expect((await from("2001:db8:1:2::2")).status).toBe(200);
     const refused = await from("2001:db8:1:2:ffff::9");

@@ -115,3 +115,32 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     if (bound) expect(bound).toEqual([]);
   });
 });
+
+describe("npm start on the embedded devnet, on a HOST beyond loopback", () => {
+  test("error: it refuses to start (non-zero exit) and says why and how to allow it", async () => {
+    const service = await startService({ HOST: "0.0.0.0" });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (service.exitCode() === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(service.exitCode()).not.toBe(0);
+      expect(service.exitCode()).not.toBeNull();
+      expect(service.output()).toMatch(/HOST: the devnet .* listens on loopback only, not 0\.0\.0\.0/);
+      expect(service.output()).toMatch(/valid on Base/);
+      expect(service.output()).toMatch(/DEVNET_ALLOW_PUBLIC_HOST=true/);
+    } finally {
+      await service.stop();
+    }
+  }, 90_000);
+
+  test("behavior: with DEVNET_ALLOW_PUBLIC_HOST=true it starts on 0.0.0.0 (asked over loopback only)", async () => {
+    const service = await startService({ HOST: "0.0.0.0", DEVNET_ALLOW_PUBLIC_HOST: "true", DEVNET_TRAFFIC: "false" });
+    try {
+      const health = await waitForJson(`${service.baseUrl}/health`, (status) => status === 200, 120_000, service);
+      expect(health.body).toEqual({ status: "UP" });
+      const bound = listeningAddresses(Number(new URL(service.baseUrl).port));
+      if (bound) expect(bound).toEqual(["0.0.0.0"]);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  }, 200_000);
+});

@@ -1,4 +1,5 @@
 import type { AppDeps } from "../../api/app";
+import { createDissectionCache } from "../../api/capability/createDissectionCache";
 import { createObservationCache } from "../../api/capability/createObservationCache";
 import { demoSamples } from "../../api/capability/demoSamples";
 import { probeProvider } from "../../api/chain/probeProvider";
@@ -62,7 +63,13 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       maxIndexLagBlocks: 5,
       x402Facilitator: x402?.facilitator ?? null,
     },
-    capability: { providers, chainId: 8453, samples: demoSamples(undefined, manifest), observationCache: createObservationCache() },
+    capability: {
+      providers,
+      chainId: 8453,
+      samples: demoSamples(undefined, manifest),
+      observationCache: createObservationCache(),
+      dissectionCache: createDissectionCache(),
+    },
     access: testAccessDeps(manifest, indexDb),
     market: testMarketDeps(providers, indexDb),
     discovery: testDiscoveryDeps(),

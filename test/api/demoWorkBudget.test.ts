@@ -1,0 +1,79 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, describe, expect, test } from "vitest";
+import { createWorkBudget } from "../../api/access/createWorkBudget";
+import { createApp } from "../../api/app";
+import { createDissectionCache } from "../../api/capability/createDissectionCache";
+import { createObservationCache } from "../../api/capability/createObservationCache";
+import type { IndexDb } from "../../api/index/indexDb";
+import { mine } from "../access/support";
+import { testAccessDeps, viaTestProxy } from "../support/access";
+import { testAppDeps } from "../support/app";
+import { testManifest } from "../support/devnet";
+
+const manifest = testManifest();
+const pglite = new PGlite();
+afterAll(() => pglite.close());
+const indexDb = drizzle(pglite) as unknown as IndexDb;
+const heavy = manifest.contracts.heavyFacetDiamond as string;
+/** 500 reads a minute: two heavy-facet Diamond observations (about 185 reads each) fit, a third spends it. */
+const readsPerMinute = 500;
+
+describe("the demo audit's per-client work budget (DEMO_RPC_READS_PER_MINUTE)", () => {
+  const dissectionCache = createDissectionCache();
+  const deps = testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }) });
+  const app = createApp({
+    ...deps,
+    capability: {
+      ...deps.capability,
+      observationCache: createObservationCache(),
+      dissectionCache,
+      workBudget: createWorkBudget({ readsPerMinute }),
+    },
+  });
+  const demoFrom = (ip: string) => app.request(`/v1/demo/audit/${heavy}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+  /** The demo, asked again when the devnet did not answer in time (503 on a loaded machine: a read timed out). */
+  const answeredFrom = async (ip: string) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await demoFrom(ip);
+      if (res.status !== 503 || attempt === 3) return res;
+    }
+  };
+
+  test("behavior: the same code at a new block is read again but not dissected again", async () => {
+    // The sample Diamond (full evidence: its reads are listed) at one block, then at the next.
+    const audit = async (ip: string) => {
+      const res = await app.request(`/v1/demo/audit/${manifest.contracts.diamond}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as {
+        observationBlock: { blockNumber: number };
+        rpcObservation: { failedReadCount: number; observationReused: boolean };
+      };
+    };
+    const first = await audit("198.51.100.10");
+    expect(first.rpcObservation.failedReadCount).toBe(0);
+    const made = dissectionCache.dissections();
+    expect(made).toBeGreaterThan(1);
+    await mine(manifest, 1);
+    const second = await audit("198.51.100.11");
+    expect(second.observationBlock.blockNumber).toBeGreaterThan(first.observationBlock.blockNumber);
+    expect(second.rpcObservation).toMatchObject({ failedReadCount: 0, observationReused: false });
+    expect(dissectionCache.dissections()).toBe(made);
+  });
+
+  test("error: a client repeating the heavy demo at new blocks is 429 with Retry-After once its reads are spent; another address is served", async () => {
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let n = 0; n < 8 && !refused; n += 1) {
+      await mine(manifest, 1);
+      const res = await demoFrom("203.0.113.50");
+      statuses.push(res.status);
+      if (res.status === 429) refused = res;
+    }
+    // A 503 (a read timed out on a loaded machine) is charged one read: it does not move the count.
+    expect(statuses.filter((s) => s !== 503)).toEqual([200, 200, 200, 429]);
+    expect(refused?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(await refused?.json()).toMatchObject({ error: "RATE_LIMITED" });
+    expect((await answeredFrom("203.0.113.51")).status).toBe(200);
+  });
+});
