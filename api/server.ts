@@ -27,10 +27,12 @@ import { createReadMarket, marketRules } from "./market/readMarket";
 import { createUsageCounters } from "./stats/createUsageCounters";
 import { counterBucketOf } from "./store/countDaily";
 import { createAppStore } from "./store/createAppStore";
+import { authorizationSignatureCheck } from "./x402/authorizationSignature";
 import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
 import { createX402Service } from "./x402/createX402Service";
 import { createX402Signer } from "./x402/createX402Signer";
+import { payerFundsOnChain } from "./x402/readPayerFunds";
 import { chainResolution } from "./x402/resolvePendingSettlement";
 
 /**
@@ -77,6 +79,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           network: baseNetwork,
           confirmSettlement,
           resolvePending: chainResolution({ providers, chainId: baseChainId, token: baseUsdc, confirmSettlement }),
+          readPayerFunds: payerFundsOnChain({ providers, chainId: baseChainId, token: baseUsdc }),
+          checkSignature: authorizationSignatureCheck(providers),
           signer: signingKey ? createX402Signer(signingKey) : null,
           retentionSeconds: config.x402.paymentIdRetentionSeconds,
         })

@@ -200,12 +200,18 @@ export const x402Payment = appSchema.table(
     answer: text("answer"),
     /** PAYMENT-RESPONSE of the settled answer (with its signed receipt), served again with it. */
     paymentResponse: text("payment_response"),
-    /** Until when the answer and the id are kept (X402_PAYMENT_ID_RETENTION_SECONDS after the claim). */
+    /** Until when the answer and the id are kept (X402_PAYMENT_ID_RETENTION_SECONDS after the claim); null once forgotten. */
     retainedUntil: at("retained_until"),
+    /**
+     * SHA-256 of the network, the asset and the payer (`payerKey`): what bounds one payer's payments in
+     * flight by its balance. Forgotten with the answer.
+     */
+    payerKey: text("payer_key"),
   },
   (t) => [
     index("x402_payment_settled_idx").on(t.status, t.settledAt),
     uniqueIndex("x402_payment_identifier_idx").on(t.paymentIdentifier),
     index("x402_payment_retained_idx").on(t.retainedUntil),
+    index("x402_payment_payer_idx").on(t.payerKey, t.status),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { x402Payment } from "./schema";
 
@@ -25,7 +25,7 @@ export async function findX402PaymentByIdentifier(db: AppDb, identifier: string)
 export async function claimX402Payment(
   db: AppDb,
   row: Pick<X402PaymentRow, "id" | "route" | "network" | "asset" | "amount" | "claimedAt"> &
-    Partial<Pick<X402PaymentRow, "paymentIdentifier" | "requestHash" | "nonce" | "validBefore" | "retainedUntil">>,
+    Partial<Pick<X402PaymentRow, "paymentIdentifier" | "requestHash" | "nonce" | "validBefore" | "retainedUntil" | "payerKey">>,
 ): Promise<boolean> {
   const rows = await db
     .insert(x402Payment)
@@ -90,12 +90,59 @@ export async function resolveX402Settlement(db: AppDb, id: string, outcome: X402
 }
 
 /**
- * Forgets the answers and payment-identifier ids kept past their retention (the payment's record
- * stays: a replayed authorization is still refused). A PENDING payment keeps its answer until resolved.
+ * Forgets the answers, payment-identifier ids and payer keys kept past their retention, each row once
+ * (its retention goes with them, so the next pass no longer matches it); the payment's record stays:
+ * a replayed authorization is still refused. A PENDING payment keeps its answer until resolved. The
+ * number of rows forgotten.
  */
-export async function forgetRetainedAnswers(db: AppDb, now: Date): Promise<void> {
-  await db
+export async function forgetRetainedAnswers(db: AppDb, now: Date): Promise<number> {
+  const rows = await db
     .update(x402Payment)
-    .set({ answer: null, paymentResponse: null, paymentIdentifier: null })
-    .where(and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"])));
+    .set({ answer: null, paymentResponse: null, paymentIdentifier: null, payerKey: null, retainedUntil: null })
+    .where(and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"])))
+    .returning({ id: x402Payment.id });
+  return rows.length;
+}
+
+/** A payment of one payer that may still take from its balance: its amount, and the authorization it spends. */
+export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore">;
+
+/**
+ * The payments of `payerKey` that may not be in a balance read now: claimed or pending, and those
+ * settled after `settledSince` (a provider's head may not show them yet).
+ */
+export async function payerCommitments(db: AppDb, payerKey: string, settledSince: Date): Promise<PayerCommitment[]> {
+  return db
+    .select({ id: x402Payment.id, amount: x402Payment.amount, nonce: x402Payment.nonce, validBefore: x402Payment.validBefore })
+    .from(x402Payment)
+    .where(
+      and(
+        eq(x402Payment.payerKey, payerKey),
+        or(
+          inArray(x402Payment.status, ["CLAIMED", "PENDING"]),
+          and(eq(x402Payment.status, "SETTLED"), gt(x402Payment.settledAt, settledSince)),
+        ),
+      ),
+    );
+}
+
+/**
+ * Claims a payment as `claimX402Payment` does, provided `committed` (what the payer's payments in
+ * flight, read under a lock on the payer, still take from its balance) leaves room for it: the payer's
+ * claims are made one at a time across replicas (a transaction-scoped advisory lock on its key), so
+ * concurrent payments of one payer never commit more than its balance. CLAIMED: claimed; TAKEN: the
+ * payment or its id is claimed already; OVER_BALANCE: refused, nothing written.
+ */
+export async function claimWithinBalance(
+  db: AppDb,
+  row: Parameters<typeof claimX402Payment>[1] & { payerKey: string },
+  p: { settledSince: Date; committed: (commitments: PayerCommitment[]) => bigint; balance: bigint },
+): Promise<"CLAIMED" | "TAKEN" | "OVER_BALANCE"> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${row.payerKey}, 0))`);
+    const others = (await payerCommitments(tx as unknown as AppDb, row.payerKey, p.settledSince)).filter((c) => c.id !== row.id);
+    const committed = p.committed(others);
+    if (committed + row.amount > p.balance) return "OVER_BALANCE";
+    return (await claimX402Payment(tx as unknown as AppDb, row)) ? "CLAIMED" : "TAKEN";
+  });
 }

@@ -154,7 +154,8 @@ export function createInProcessFacilitator({
   const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
-  const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer));
+  // Simulated again just before the broadcast: a payer that spent its balance since verification costs no reverted gas.
+  const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer, { simulateInSettle: true }));
   /** Pending answers by payment signature, until x402's one retry of a pending settlement takes it. */
   const unanswered = new Map<string, SettleResponse>();
 

@@ -14,10 +14,11 @@ import { type Failure, failure, type Result, success } from "../errors";
 import type { AppDb } from "../store/createAppStore";
 import { awaitStore } from "../store/isStoreUnavailable";
 import {
-  claimX402Payment,
+  claimWithinBalance,
   findX402Payment,
   findX402PaymentByIdentifier,
   forgetRetainedAnswers,
+  payerCommitments,
   recordX402Settlement,
   releaseX402Payment,
   resolveX402Settlement,
@@ -25,13 +26,15 @@ import {
   type X402PaymentRow,
   type X402PaymentStatus,
 } from "../store/x402PaymentQueries";
+import type { CheckAuthorizationSignature } from "./authorizationSignature";
 import type { ConfirmSettlement } from "./confirmSettlement";
 import { bodySha256, type X402Signer } from "./createX402Signer";
 import { discoveryDeclaration, examplePath, routeTemplate } from "./discovery/discoveryDeclaration";
 import { observationBlockOf, PaidAnswer } from "./paidAnswer";
 import { paidRequestHash } from "./paidRequestHash";
 import { type ExactEvmPaymentPayload, parsePaymentSignature } from "./parsePaymentSignature";
-import { paymentId } from "./paymentId";
+import { payerKey, paymentId } from "./paymentId";
+import type { ReadPayerFunds } from "./readPayerFunds";
 import { reasonCode } from "./reasonCode";
 import type { ResolvePendingSettlement, SettlementResolution } from "./resolvePendingSettlement";
 import { termsMismatch } from "./termsMismatch";
@@ -108,6 +111,10 @@ export type CreateX402ServiceParameters = {
   confirmSettlement: ConfirmSettlement;
   /** How a settlement whose outcome is unknown is resolved from the chain when it is retried. */
   resolvePending: ResolvePendingSettlement;
+  /** A payer's balance and what its payments in flight take from it, read before a payment is claimed. */
+  readPayerFunds: ReadPayerFunds;
+  /** How a retry of a payment already taken proves it comes from the payer (its authorization's signature). */
+  checkSignature: CheckAuthorizationSignature;
   /** Signs offers, receipts and paid answers; null: none are signed. */
   signer: X402Signer | null;
   /** How long paid answers and payment-identifier ids are kept for retries (X402_PAYMENT_ID_RETENTION_SECONDS). */
@@ -120,6 +127,12 @@ export type CreateX402ServiceParameters = {
    * reads; replicas' clocks are assumed to agree within seconds).
    */
   staleClaimSeconds?: number;
+  /**
+   * Age past which a recorded settlement is taken to be in any balance a provider reads (60: a block
+   * confirmed at evidence grade is behind every provider's head well within a minute); younger ones
+   * are checked against the chain when a payment of the same payer is claimed.
+   */
+  settledInBalanceSeconds?: number;
   clock?: () => Date;
   /** Where a record that could not be written is reported (never with the payer). */
   log?: (message: string) => void;
@@ -160,6 +173,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const log = p.log ?? ((message: string) => console.warn(message));
   const retryWaitMs = p.retryWaitMs ?? 15_000;
   const staleClaimMs = (p.staleClaimSeconds ?? 120) * 1000;
+  const settledInBalanceMs = (p.settledInBalanceSeconds ?? 60) * 1000;
   const isStale = (row: X402PaymentRow) => row.status === "CLAIMED" && clock().getTime() - row.claimedAt.getTime() >= staleClaimMs;
   const server = new x402ResourceServer(p.facilitator).register(p.network, new ExactEvmScheme());
   server.registerExtension(bazaarResourceServerExtension);
@@ -367,11 +381,27 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     }
   }
 
-  /** Forgets kept answers and ids past their retention, at most once a minute per process. */
-  async function forgetExpired() {
+  /** Checks that a retry of a payment already taken is signed by its payer: null when it is, else the refusal. */
+  async function signatureRefusal(
+    payload: ExactEvmPaymentPayload,
+    ours: PaymentRequirements,
+    refuse: (reason: string) => Promise<Failure>,
+  ) {
+    try {
+      return (await p.checkSignature(payload, ours)) ? null : refuse("invalid_exact_evm_signature");
+    } catch {
+      return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the chain cannot be read");
+    }
+  }
+
+  /**
+   * Forgets kept answers and ids past their retention, at most once a minute per process, beside the
+   * request that triggers it (never awaited by it).
+   */
+  function forgetExpired() {
     if (Date.now() - lastForget < 60_000) return;
     lastForget = Date.now();
-    await forgetRetainedAnswers(p.db, clock()).catch(() => log("[x402] kept answers past their retention could not be forgotten"));
+    forgetRetainedAnswers(p.db, clock()).catch(() => log("[x402] kept answers past their retention could not be forgotten"));
   }
 
   return {
@@ -418,7 +448,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       const id = paymentId(ours, authorization);
       const requestHash = paidRequestHash(route.name, resource.path, ours, authorization.from);
       await awaitStore(p.storeReady);
-      await forgetExpired();
+      forgetExpired();
       const conflict = () =>
         failure("PAYMENT_ID_CONFLICT", "this payment-identifier id was used for another request: use a new id for a new request", {
           reason: "payment_identifier_conflict",
@@ -443,27 +473,41 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
         // The same authorization again: a settlement still unknown (or a claim whose process died) is
         // resolved, never paid a second time.
         const resolvable = known.status === "PENDING" || isStale(known) || (known.status === "SETTLED" && known.reason === recoveredClaim);
-        if (resolvable && known.requestHash === requestHash) return outcomeOf(id, requestPayment);
-        return refuse(usedReason[known.status]);
+        if (!resolvable || known.requestHash !== requestHash) return refuse(usedReason[known.status]);
+        // Its from and nonce are public on the chain: only the payer's signature is served for it.
+        const unsigned = await signatureRefusal(payload, ours, refuse);
+        return unsigned ?? outcomeOf(id, requestPayment);
       }
       const refused = await verify(payload, ours, refuse);
       if (refused) return refused;
 
+      const payer = payerKey(ours, authorization.from);
+      const settledSince = new Date(clock().getTime() - settledInBalanceMs);
+      const funds = await p.readPayerFunds(authorization.from, await payerCommitments(p.db, payer, settledSince)).catch(() => null);
+      if (!funds)
+        return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the payer's balance cannot be read");
       const claimedAt = clock();
-      const claimed = await claimX402Payment(p.db, {
-        id,
-        route: route.name,
-        network: ours.network,
-        asset: ours.asset,
-        amount: BigInt(ours.amount),
-        claimedAt,
-        paymentIdentifier: identifier.id,
-        requestHash,
-        nonce: authorization.nonce,
-        validBefore: BigInt(authorization.validBefore),
-        retainedUntil: new Date(claimedAt.getTime() + p.retentionSeconds * 1000),
-      });
-      if (!claimed) {
+      const claimed = await claimWithinBalance(
+        p.db,
+        {
+          id,
+          route: route.name,
+          network: ours.network,
+          asset: ours.asset,
+          amount: BigInt(ours.amount),
+          claimedAt,
+          paymentIdentifier: identifier.id,
+          requestHash,
+          nonce: authorization.nonce,
+          validBefore: BigInt(authorization.validBefore),
+          retainedUntil: new Date(claimedAt.getTime() + p.retentionSeconds * 1000),
+          payerKey: payer,
+        },
+        { settledSince, ...funds },
+      );
+      // The payer's other payments in flight already take what its balance holds: settling this one would revert.
+      if (claimed === "OVER_BALANCE") return refuse("payer_balance_committed");
+      if (claimed === "TAKEN") {
         // Lost to a concurrent request carrying the same payment or the same id.
         const used = identifier.id ? await findX402PaymentByIdentifier(p.db, identifier.id) : undefined;
         if (used) return retryOf(used);

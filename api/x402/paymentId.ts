@@ -10,3 +10,11 @@ export function paymentId(terms: { network: string; asset: string }, authorizati
   const parts = [terms.network, terms.asset, authorization.from, authorization.nonce];
   return createHash("sha256").update(parts.join(":").toLowerCase()).digest("hex");
 }
+
+/**
+ * The identity of a payer of one asset on one network, as a SHA-256 (the record never holds its
+ * address): what its payments in flight are bounded by together.
+ */
+export function payerKey(terms: { network: string; asset: string }, from: string): string {
+  return createHash("sha256").update([terms.network, terms.asset, from].join(":").toLowerCase()).digest("hex");
+}

@@ -33,7 +33,7 @@ export type ChainResolutionParameters = {
 };
 
 /** Creation code that returns the block's TIMESTAMP (TIMESTAMP PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN), read as a deployless call. */
-const blockTimestampCode = "0x4260005260206000f3";
+export const blockTimestampCode = "0x4260005260206000f3";
 
 /**
  * Resolves a pending settlement from the chain, so that neither a lost answer nor one provider decides

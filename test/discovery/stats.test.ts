@@ -1,30 +1,19 @@
-import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, parseAbi, parseEther, toHex } from "viem";
+import { type Address, encodeFunctionData, parseAbi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IssuedKey, PurchaseIntent } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
-import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { backendNames, mine, post, testEthQuote } from "../access/support";
 import { unlimitedRates, viaTestProxy } from "../support/access";
-import { testClient, testManifest } from "../support/devnet";
+import { testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey } from "../x402/support";
+import { fundedKey, giveUsdc } from "../x402/support";
 import { discoveryApp, grown, operatorHeaders, operatorTotals, useDiscoveryBackend } from "./support";
 
 const manifest = testManifest();
-const usdcBalanceSlot = 8n;
-
-/** Writes `amount` into `holder`'s devnet USDC balance (FiatTokenV2 keeps balanceOf at slot 8), and checks it reads back. */
-async function giveUsdc(holder: Address, amount: bigint) {
-  const client = testClient(manifest);
-  const slot = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, usdcBalanceSlot]));
-  await client.setStorageAt({ address: baseUsdc, index: slot, value: toHex(amount, { size: 32 }) });
-  const balance = await client.readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
-  if (balance !== amount) throw new Error(`USDC balance slot is not ${usdcBalanceSlot}`);
-}
 const fixture = manifest.contracts.plainToken as Address;
 
 /** A free key for a fresh wallet (a signature: no funds), as the site tells people to get one. */
@@ -88,7 +77,7 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     // A payer of this file's own, holding devnet USDC (its balance written into the token's storage),
     // and a gas key of its own for the facilitator: no other file settles from either.
     const payer = generatePrivateKey();
-    await giveUsdc(privateKeyToAccount(payer).address, 1_000_000n);
+    await giveUsdc(manifest, privateKeyToAccount(payer).address, 1_000_000n);
     const gasKey = await fundedKey(manifest);
     const x402 = testX402Service(manifest, suite.backend.store, { facilitator: testFacilitator(manifest, gasKey) });
     const paying = discoveryApp(manifest, suite.backend, {}, {}, x402).app;

@@ -1,5 +1,7 @@
 import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { type Address, type Hex, keccak256, stringToHex } from "viem";
+import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
+import type { CreateX402ServiceParameters } from "../../api/x402/createX402Service";
 import type { FacilitatorReadiness, X402Facilitator } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 
@@ -92,3 +94,12 @@ export function recordedFacilitator(): RecordedFacilitator {
   };
   return facilitator;
 }
+
+/**
+ * The chain reads of `createX402Service` for tests without a chain: every payer's balance unbounded,
+ * and signatures recovered (an EOA's needs no chain; anything else would ask a node that is not there).
+ */
+export const offChainPayerChecks = {
+  readPayerFunds: async () => ({ balance: 2n ** 255n, committed: () => 0n }),
+  checkSignature: authorizationSignatureCheck([{ name: "none", url: "http://127.0.0.1:1", trusted: true }]),
+} satisfies Pick<CreateX402ServiceParameters, "readPayerFunds" | "checkSignature">;

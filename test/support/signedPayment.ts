@@ -13,6 +13,8 @@ export type PaymentTerms = Partial<Pick<PaymentRequirements, "network" | "asset"
   validBefore?: bigint;
   /** The EIP-712 domain's chain (default: the accepted network's). */
   chainId?: number;
+  /** The authorization's nonce (default: a random one): another's, copied from the chain, for a forgery. */
+  nonce?: Hex;
 };
 
 /**
@@ -38,7 +40,7 @@ export async function signedPayment(
     value: terms.value ?? accepted.amount,
     validAfter: (terms.validAfter ?? now - 600n).toString(),
     validBefore: (terms.validBefore ?? now + 300n).toString(),
-    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+    nonce: terms.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(32))),
   };
   const signature = await account.signTypedData({
     domain: {

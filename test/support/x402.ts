@@ -1,9 +1,11 @@
 import type { Hex } from "viem";
 import type { AppStore } from "../../api/store/createAppStore";
+import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import { type CreateX402ServiceParameters, createX402Service, type X402Service } from "../../api/x402/createX402Service";
 import { createX402Signer } from "../../api/x402/createX402Signer";
+import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { chainResolution } from "../../api/x402/resolvePendingSettlement";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { devnetAccount, devnetRoles } from "../../devnet/accounts";
@@ -46,6 +48,8 @@ export function testX402Service(
     network: baseNetwork,
     confirmSettlement,
     resolvePending: chainResolution({ providers, chainId: 8453, token: baseUsdc, confirmSettlement }),
+    readPayerFunds: payerFundsOnChain({ providers, chainId: 8453, token: baseUsdc }),
+    checkSignature: authorizationSignatureCheck(providers),
     signer: createX402Signer(testSigningKey),
     retentionSeconds: 86_400,
     ...overrides,

@@ -20,6 +20,7 @@ import { fileAppStore } from "../support/fileAppStore";
 import {
   auditTerms,
   authorizationOf,
+  offChainPayerChecks,
   type RecordedFacilitator,
   recordedFacilitator,
   testPayTo,
@@ -57,6 +58,7 @@ const serviceWith = (overrides: Partial<CreateX402ServiceParameters>) =>
     resolvePending: async () => ({ status: "PENDING" }),
     signer: createX402Signer(signingKey),
     retentionSeconds: 3600,
+    ...offChainPayerChecks,
     retryWaitMs: 0,
     log: () => undefined,
     ...overrides,

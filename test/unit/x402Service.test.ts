@@ -36,7 +36,7 @@ import {
 import { discoveryExamples } from "../../api/x402/discovery/discoveryExamples";
 import type { PaidAnswer } from "../../api/x402/paidAnswer";
 import { paidRequestHash } from "../../api/x402/paidRequestHash";
-import { paymentId } from "../../api/x402/paymentId";
+import { payerKey as payerKeyOf, paymentId } from "../../api/x402/paymentId";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
@@ -45,6 +45,7 @@ import {
   auditTerms,
   authorizationOf,
   facilitatorAnswers,
+  offChainPayerChecks,
   type RecordedFacilitator,
   recordedFacilitator,
   testPayTo,
@@ -125,6 +126,7 @@ const service = (overrides: Partial<CreateX402ServiceParameters> = {}) =>
     },
     signer: createX402Signer(signingKey),
     retentionSeconds: 3600,
+    ...offChainPayerChecks,
     retryWaitMs: 0,
     clock,
     log: (message) => logs.push(message),
@@ -303,6 +305,7 @@ describe("admission", () => {
       retainedUntil: new Date(t0.getTime() + 3600 * 1000),
       answer: null,
       paymentResponse: null,
+      payerKey: payerKeyOf(ours, payer),
     });
     expect(JSON.stringify(row, (_, v) => (typeof v === "bigint" ? String(v) : v)).toLowerCase()).not.toContain(
       payer.slice(2).toLowerCase(),
@@ -434,7 +437,8 @@ describe("admission", () => {
       let claimTried = false;
       return new Proxy(store.db, {
         get: (live, key) => {
-          if (key === "insert") claimTried = true;
+          // The claim is an insert in a transaction (under the payer's lock).
+          if (key === "insert" || key === "transaction") claimTried = true;
           if (key === "select" && (!claimTried || winnerRow === "gone")) return () => findsNothing;
           return Reflect.get(live, key);
         },

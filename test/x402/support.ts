@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { type Address, erc20Abi, type Hex, parseEther } from "viem";
+import { type Address, encodeAbiParameters, erc20Abi, type Hex, keccak256, parseEther, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createApp } from "../../api/app";
 import type { X402Service } from "../../api/x402/createX402Service";
@@ -25,6 +25,17 @@ export async function challengeOf(app: Fetcher, url: string): Promise<PaymentReq
 /** Devnet USDC held by `address` (atomic units). */
 export function usdcBalance(manifest: Manifest, address: Address): Promise<bigint> {
   return testClient(manifest).readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+}
+
+/** FiatTokenV2 keeps balanceOf at slot 8. */
+const usdcBalanceSlot = 8n;
+
+/** Writes `amount` into `holder`'s devnet USDC balance (no transaction: no sender's nonce is shared), and checks it reads back. */
+export async function giveUsdc(manifest: Manifest, holder: Address, amount: bigint) {
+  const client = testClient(manifest);
+  const slot = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, usdcBalanceSlot]));
+  await client.setStorageAt({ address: baseUsdc, index: slot, value: toHex(amount, { size: 32 }) });
+  if ((await usdcBalance(manifest, holder)) !== amount) throw new Error(`USDC balance slot is not ${usdcBalanceSlot}`);
 }
 
 /** A new devnet key with `eth` ETH for gas and no USDC: a gas key, or a payer that cannot pay. */

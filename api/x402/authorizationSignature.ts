@@ -1,0 +1,43 @@
+import type { PaymentRequirements } from "@x402/core/types";
+import { createPublicClient, fallback, getAddress, http } from "viem";
+import { transferWithAuthorizationTypes } from "../../abis/FiatTokenAbi";
+import type { RpcProvider } from "../chain/providers";
+import type { ExactEvmPaymentPayload } from "./parsePaymentSignature";
+
+/**
+ * Whether the payload's EIP-3009 authorization is signed by its `from` for the token of `terms`; throws
+ * when a smart wallet's signature cannot be checked because the chain cannot be read.
+ */
+export type CheckAuthorizationSignature = (payload: ExactEvmPaymentPayload, terms: PaymentRequirements) => Promise<boolean>;
+
+/**
+ * Checks an authorization's signature alone (not its nonce, balance or time window): what tells the
+ * payer's own retry of a payment already taken from a copy of its `from` and `nonce`. An EOA's
+ * signature is recovered without the chain; a smart wallet's (ERC-1271, ERC-6492) is checked by a call
+ * through `providers`, as x402's verification does.
+ */
+export function authorizationSignatureCheck(providers: readonly RpcProvider[]): CheckAuthorizationSignature {
+  const client = createPublicClient({ transport: fallback(providers.map((provider) => http(provider.url))) });
+  return (payload, terms) => {
+    const { authorization, signature } = payload.payload;
+    return client.verifyTypedData({
+      mode: "eoa",
+      address: getAddress(authorization.from),
+      domain: {
+        name: String(terms.extra?.name),
+        version: String(terms.extra?.version),
+        chainId: Number(terms.network.split(":")[1]),
+        verifyingContract: getAddress(terms.asset),
+      },
+      types: transferWithAuthorizationTypes,
+      primaryType: "TransferWithAuthorization",
+      message: {
+        ...authorization,
+        value: BigInt(authorization.value),
+        validAfter: BigInt(authorization.validAfter),
+        validBefore: BigInt(authorization.validBefore),
+      },
+      signature,
+    });
+  };
+}

@@ -1,0 +1,135 @@
+import type { PaymentRequirements } from "@x402/core/types";
+import { type Address, type Hex, parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { routes } from "../../api/routes/routeTable";
+import { type Backend, backendNames, openBackend } from "../access/support";
+import { type ApiReplica, startApiReplica } from "../support/apiReplica";
+import { testClient, testManifest } from "../support/devnet";
+import type { Fetcher } from "../support/payingFetch";
+import { signedPayment } from "../support/signedPayment";
+import { testFacilitator, testX402Service } from "../support/x402";
+import { challengeOf, fundedKey, giveUsdc, paidApp, usdcBalance } from "./support";
+
+const manifest = testManifest();
+const price = parseUnits(String(routes.audit.x402PriceUsd), 6);
+// The audit route: its answer reads the chain with more patience than the gas route's 2 s probe, on a busy machine.
+const auditPath = `/v1/audit/${manifest.contracts.diamond}`;
+type Refusal = { error: string; reason?: string };
+
+/** What a gas key sent since `since` (its nonce then): transactions mined and how many of them reverted. */
+async function sentBy(gasKey: Hex, since: { nonce: number; block: bigint }) {
+  const client = testClient(manifest);
+  const address = privateKeyToAccount(gasKey).address;
+  const sent = (await client.getTransactionCount({ address, blockTag: "latest" })) - since.nonce;
+  let reverted = 0;
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  for (let n = since.block + 1n; n <= head; n++) {
+    const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+    for (const tx of block.transactions) {
+      if (tx.from.toLowerCase() !== address.toLowerCase()) continue;
+      if ((await client.getTransactionReceipt({ hash: tx.hash })).status === "reverted") reverted++;
+    }
+  }
+  return { sent, reverted };
+}
+
+const markOf = async (gasKey: Hex) => ({
+  nonce: await testClient(manifest).getTransactionCount({ address: privateKeyToAccount(gasKey).address, blockTag: "latest" }),
+  block: await testClient(manifest).getBlockNumber({ cacheTime: 0 }),
+});
+
+/**
+ * A fresh payer holding exactly one call's price signs 20 authorizations (distinct nonces) and sends
+ * them at once through `targets` (round robin): one answer, one transfer, and the gas keys broadcast
+ * nothing that reverts; the others are refused with a reason and charge nothing.
+ */
+async function underfundedBurst(targets: Fetcher[], urlOf: (i: number) => string, gasKeys: Hex[], payTo: Address) {
+  const payerKey = generatePrivateKey();
+  const payer = privateKeyToAccount(payerKey).address;
+  await giveUsdc(manifest, payer, price);
+  const requirements = (await challengeOf(targets[0] as Fetcher, urlOf(0))).accepts[0] as PaymentRequirements;
+  const payments = await Promise.all(Array.from({ length: 20 }, () => signedPayment(requirements, payerKey)));
+  const marks = await Promise.all(gasKeys.map(markOf));
+  const payToBefore = await usdcBalance(manifest, payTo);
+  const answers = await Promise.all(
+    payments.map(({ header }, i) =>
+      (targets[i % targets.length] as Fetcher).fetch(new Request(urlOf(i), { headers: { "payment-signature": header } })),
+    ),
+  );
+  const answered = answers.filter((r) => r.status === 200).length;
+  const refusals = (await Promise.all(answers.filter((r) => r.status !== 200).map((r) => r.json()))) as Refusal[];
+  // One payment is admitted; its route may answer 503 on a busy machine (nothing is then settled or taken).
+  const unavailable = refusals.filter((r) => r.error === "DATA_SOURCE_UNAVAILABLE").length;
+  expect(answered + unavailable).toBe(1);
+  const sent = await Promise.all(gasKeys.map((key, i) => sentBy(key, marks[i] as { nonce: number; block: bigint })));
+  expect(sent.reduce((sum, s) => sum + s.sent, 0)).toBe(answered);
+  expect(sent.reduce((sum, s) => sum + s.reverted, 0)).toBe(0);
+  for (const refusal of refusals.filter((r) => r.error !== "DATA_SOURCE_UNAVAILABLE")) {
+    expect(refusal.error).toBe("PAYMENT_INVALID");
+    expect(["payer_balance_committed", "invalid_exact_evm_insufficient_balance"]).toContain(refusal.reason);
+  }
+  expect(await usdcBalance(manifest, payer)).toBe(price - BigInt(answered) * price);
+  expect((await usdcBalance(manifest, payTo)) - payToBefore).toBe(BigInt(answered) * price);
+}
+
+describe.each(backendNames)("x402: a payer's concurrent payments are bounded by its balance on %s", (backendName) => {
+  let backend: Backend;
+  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+  }, 60_000);
+  afterAll(() => backend.close());
+
+  /** An app over replica `n`'s view of the store, settling from a gas key of its own. */
+  async function replica(n: number) {
+    const gasKey = await fundedKey(manifest);
+    const x402 = testX402Service(manifest, backend.replica(n), { facilitator: testFacilitator(manifest, gasKey), payTo });
+    return { gasKey, app: (await paidApp(manifest, backend, x402)).app };
+  }
+
+  test("attack: 20 concurrent authorizations from a payer worth one call: one answer, one settlement, none reverted", async () => {
+    const { gasKey, app } = await replica(0);
+    await underfundedBurst([app], () => `http://127.0.0.1${auditPath}`, [gasKey], payTo);
+  }, 120_000);
+
+  test("attack: the same burst split over two replicas of one store, each with its own gas key: one settlement in all", async () => {
+    const [a, b] = [await replica(1), await replica(2)];
+    await underfundedBurst([a.app, b.app], () => `http://127.0.0.1${auditPath}`, [a.gasKey, b.gasKey], payTo);
+  }, 120_000);
+});
+
+const databaseUrl = process.env.DATABASE_URL;
+
+// Separate processes share only Postgres (PGlite cannot be shared across processes).
+describe.skipIf(!databaseUrl)("x402: a payer's concurrent payments across two API processes on one Postgres", () => {
+  let backend: Backend;
+  const started: ApiReplica[] = [];
+  beforeAll(async () => {
+    backend = await openBackend("postgres");
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(started.map((r) => r.kill("SIGKILL")));
+    await backend.close();
+  });
+
+  test("attack: 20 concurrent authorizations worth one call sent to both processes: one settlement in all, none reverted", async () => {
+    const [row] = (await backend.sql("SELECT current_database() AS name")) as { name: string }[];
+    const url = new URL(databaseUrl ?? "");
+    url.pathname = `/${row?.name}`;
+    const gasKeys = [await fundedKey(manifest), await fundedKey(manifest)];
+    for (const gasKey of gasKeys) {
+      started.push(
+        await startApiReplica({
+          DATABASE_URL: url.toString(),
+          DEVNET_MANIFEST: inject("manifestPath"),
+          X402_FACILITATOR_PRIVATE_KEY: gasKey,
+          REDIS_URL: "",
+        }),
+      );
+    }
+    const remote: Fetcher = { fetch: (request) => fetch(request) };
+    const urls = started.map((r) => `${r.baseUrl}${auditPath}`);
+    await underfundedBurst([remote], (i) => urls[i % urls.length] as string, gasKeys, manifest.payoutAddress);
+  }, 180_000);
+});
