@@ -134,7 +134,7 @@ export const routes = {
     path: "/v1/stats",
     summary: "Aggregate usage: redacted public metadata, or exact identifier-free daily counters with the operator token",
     description:
-      "Without Authorization: PublicStats (which counters moved, never a figure), limited per client address. With Authorization: Bearer <OPERATOR_STATS_TOKEN>: AggregateStats of `bucket` (default production), limited per token. `bucket` without operator authorization is 401.",
+      "Without Authorization: PublicStats (which counters moved, never a figure), limited per client address. With Authorization: Bearer <OPERATOR_STATS_TOKEN>: AggregateStats of `bucket` (default production), limited per token. `bucket` without operator authorization is 401. Without `bucket`, an Authorization that is not the operator token gets the public view.",
     access: "public",
     rateLimited: false,
     appStore: true,
