@@ -6,9 +6,10 @@ export const AddressParam = z
   .string()
   // abort: the checksum check below runs only on 40 hex digits (getAddress throws on anything else).
   .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x-prefixed 20-byte hex address", abort: true })
+  // All uppercase is refused too: it is neither of the spec's two spellings, and carries no checksum.
   .refine(
-    (a) => a === a.toLowerCase() || a.slice(2) === a.slice(2).toUpperCase() || getAddress(a.toLowerCase()) === a,
-    "has a wrong EIP-55 checksum",
+    (a) => a === a.toLowerCase() || getAddress(a.toLowerCase()) === a,
+    "has a wrong EIP-55 checksum (send it checksummed or all lowercase)",
   )
   .transform((a) => getAddress(a.toLowerCase()));
 
