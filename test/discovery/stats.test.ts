@@ -2,11 +2,11 @@ import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, keccak
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
-import type { IssuedKey, PurchaseIntent } from "../../api/keys/records";
+import type { PurchaseIntent } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
-import { backendNames, mine, post, testEthQuote } from "../access/support";
+import { backendNames, claimFreeKey, mine, post, testEthQuote } from "../access/support";
 import { unlimitedAbuse, unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
@@ -26,17 +26,6 @@ async function giveUsdc(holder: Address, amount: bigint) {
   if (balance !== amount) throw new Error(`USDC balance slot is not ${usdcBalanceSlot}`);
 }
 const fixture = manifest.contracts.plainToken as Address;
-
-/** A free key for a fresh wallet (a signature: no funds), as the site tells people to get one. */
-async function claimFreeKey(app: ReturnType<typeof discoveryApp>["app"]) {
-  const wallet = privateKeyToAccount(generatePrivateKey());
-  const { intent } = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: wallet.address })).json()) as {
-    intent: { intentId: string; messageToSign: string };
-  };
-  const signature = await wallet.signMessage({ message: intent.messageToSign });
-  const issued = (await (await post(app, "/v1/subscribe/free/claim", { intentId: intent.intentId, signature })).json()) as IssuedKey;
-  return { wallet: wallet.address, apiKey: issued.apiKey as string, keyId: issued.keyId };
-}
 
 describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (name) => {
   const suite = useDiscoveryBackend(manifest, name);
