@@ -6,9 +6,10 @@ export const AddressParam = z
   .string()
   // abort: the checksum check below runs only on 40 hex digits (getAddress throws on anything else).
   .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x-prefixed 20-byte hex address", abort: true })
+  // All uppercase is refused too: it is neither of the spec's two spellings, and carries no checksum.
   .refine(
-    (a) => a === a.toLowerCase() || a.slice(2) === a.slice(2).toUpperCase() || getAddress(a.toLowerCase()) === a,
-    "has a wrong EIP-55 checksum",
+    (a) => a === a.toLowerCase() || getAddress(a.toLowerCase()) === a,
+    "has a wrong EIP-55 checksum (send it checksummed or all lowercase)",
   )
   .transform((a) => getAddress(a.toLowerCase()));
 
@@ -20,3 +21,10 @@ export const WireAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as
  * route (404 with the supported list) rather than failing validation; only absurd lengths are a 400.
  */
 export const SymbolParam = z.string().min(1).max(32, "a token symbol has at most 32 characters");
+
+/**
+ * `schema` documented as one of `values` in the OpenAPI document (clients and generators see the list),
+ * while it still takes any text it took: the route matches the value itself and answers an unknown one
+ * 404 with the supported list, which an enum failing validation (400) would not.
+ */
+export const documentedEnum = (schema: z.ZodString, values: readonly string[]) => schema.meta({ enum: [...values] });

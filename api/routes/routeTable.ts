@@ -4,7 +4,7 @@ import { TransactionPreflightRequest } from "../capability/preflightTransaction"
 import { TransactionPreflightResponse } from "../capability/TransactionPreflightResponse";
 import { ProductCta, ProductEvent, ProductPage } from "../events/ProductEvent";
 import { StatusReport } from "../health/StatusReport";
-import { AddressParam, SymbolParam } from "../http/params";
+import { AddressParam, documentedEnum, SymbolParam } from "../http/params";
 import { IntentEnvelope, IssuedKey, KeySelf, Plans, PurchaseIntent, RecoveryIntent, RevokeResult } from "../keys/records";
 import { DexMetricsResponse } from "../market/DexMetricsResponse";
 import { GasFees } from "../market/GasFees";
@@ -134,7 +134,7 @@ export const routes = {
     path: "/v1/stats",
     summary: "Aggregate usage: redacted public metadata, or exact identifier-free daily counters with the operator token",
     description:
-      "Without Authorization: PublicStats (which counters moved, never a figure), limited per client address. With Authorization: Bearer <OPERATOR_STATS_TOKEN>: AggregateStats of `bucket` (default production), limited per token. `bucket` without operator authorization is 401.",
+      "Without Authorization: PublicStats (which counters moved, never a figure), limited per client address. With Authorization: Bearer <OPERATOR_STATS_TOKEN>: AggregateStats of `bucket` (default production), limited per token. `bucket` without operator authorization is 401. Without `bucket`, an Authorization that is not the operator token gets the public view.",
     access: "public",
     rateLimited: false,
     appStore: true,
@@ -185,10 +185,7 @@ export const routes = {
     access: "public",
     request: {
       query: z.object({
-        name: z
-          .string()
-          .max(64)
-          .meta({ description: `One of ${sampleNames.join(", ")}` }),
+        name: documentedEnum(z.string().max(64), sampleNames).meta({ description: `One of ${sampleNames.join(", ")}` }),
       }),
     },
     responses: { 200: { description: "Sample envelope", schema: SampleEnvelope, headers: ["X-RateLimit-Remaining"] } },
@@ -299,7 +296,11 @@ export const routes = {
     counted: true,
     credits: 1,
     x402PriceUsd: 0.005,
-    request: { params: z.object({ symbol: SymbolParam }) },
+    request: {
+      params: z.object({
+        symbol: documentedEnum(SymbolParam, marketSymbols).meta({ description: "A tracked symbol, matched case-insensitively" }),
+      }),
+    },
     responses: { 200: { description: "TokenPriceResponse", schema: TokenPriceResponse, headers: meteredHeaders } },
     errors: [...meteredErrors, "PAYMENT_REQUIRED", "INVALID_PARAMETER", "UNKNOWN_SYMBOL", ...observationErrors],
   }),

@@ -8,10 +8,12 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { type Address, decodeEventLog, erc20Abi, type Hex, parseUnits, type TransactionReceipt } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { vi } from "vitest";
 import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
+import type { IssuedKey } from "../../api/keys/records";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";
@@ -254,4 +256,15 @@ export function captureLogs(): { text(): string; restore(): void } {
       for (const w of writes) w();
     },
   };
+}
+
+/** A free key for a fresh wallet (a signature: no funds), as the site tells people to get one. */
+export async function claimFreeKey(app: ReturnType<typeof createApp>) {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const { intent } = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: wallet.address })).json()) as {
+    intent: { intentId: string; messageToSign: string };
+  };
+  const signature = await wallet.signMessage({ message: intent.messageToSign });
+  const issued = (await (await post(app, "/v1/subscribe/free/claim", { intentId: intent.intentId, signature })).json()) as IssuedKey;
+  return { wallet: wallet.address, apiKey: issued.apiKey as string, keyId: issued.keyId };
 }

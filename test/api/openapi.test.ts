@@ -4,8 +4,10 @@ import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
+import { marketSymbols } from "../../api/market/marketSymbols";
 import { routeGroups } from "../../api/routes/routeGroups";
 import { routeList } from "../../api/routes/routeTable";
+import { sampleNames } from "../../api/samples/sampleNames";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
@@ -46,6 +48,22 @@ describe("GET /v1/openapi.json", () => {
     const unpaid = await app.request("/v1/audit/0xzz");
     expect(unpaid.status).toBe(402);
     expect(await unpaid.json()).toMatchObject({ error: "PAYMENT_REQUIRED" });
+  });
+
+  test("behavior: the token price's symbol and the sample's name carry the spec's lists as enums", async () => {
+    const doc = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, { parameters?: { name: string; schema: { enum?: string[] } }[] }>>;
+    };
+    const schemaOf = (path: string, name: string) => doc.paths[path]?.get?.parameters?.find((p) => p.name === name)?.schema;
+    expect(schemaOf("/v1/token/price/{symbol}", "symbol")?.enum).toEqual([...marketSymbols]);
+    expect(schemaOf("/v1/sample", "name")?.enum).toEqual([...sampleNames]);
+  });
+
+  test("error: an unknown sample name is still 404 UNKNOWN_SAMPLE with the list, not a 400 of the enum", async () => {
+    const unknown = await app.request("/v1/sample?name=GAS-FEES");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "UNKNOWN_SAMPLE", supported: [...sampleNames] });
+    expect((await app.request("/v1/sample?name=gas-fees")).status).toBe(200);
   });
 
   test("default: OpenAPI 3.1.0 of API version 2.2.0, with JSON schemas for the records, also at /openapi.json", async () => {

@@ -2,11 +2,11 @@ import { type Address, encodeFunctionData, parseAbi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
-import type { IssuedKey, PurchaseIntent } from "../../api/keys/records";
+import type { PurchaseIntent } from "../../api/keys/records";
 import type { AggregateStats, PublicStats } from "../../api/stats/StatsResponse";
 import { createDevnetClient } from "../../devnet/client";
-import { backendNames, mine, post, testEthQuote } from "../access/support";
-import { unlimitedRates, viaTestProxy } from "../support/access";
+import { backendNames, claimFreeKey, mine, post, testEthQuote } from "../access/support";
+import { unlimitedAbuse, unlimitedRates, viaTestProxy } from "../support/access";
 import { testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
 import { testFacilitator, testX402Service } from "../support/x402";
@@ -15,17 +15,6 @@ import { discoveryApp, grown, operatorHeaders, operatorTotals, useDiscoveryBacke
 
 const manifest = testManifest();
 const fixture = manifest.contracts.plainToken as Address;
-
-/** A free key for a fresh wallet (a signature: no funds), as the site tells people to get one. */
-async function claimFreeKey(app: ReturnType<typeof discoveryApp>["app"]) {
-  const wallet = privateKeyToAccount(generatePrivateKey());
-  const { intent } = (await (await post(app, "/v1/subscribe/free/challenge", { userWallet: wallet.address })).json()) as {
-    intent: { intentId: string; messageToSign: string };
-  };
-  const signature = await wallet.signMessage({ message: intent.messageToSign });
-  const issued = (await (await post(app, "/v1/subscribe/free/claim", { intentId: intent.intentId, signature })).json()) as IssuedKey;
-  return { wallet: wallet.address, apiKey: issued.apiKey as string, keyId: issued.keyId };
-}
 
 describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (name) => {
   const suite = useDiscoveryBackend(manifest, name);
@@ -136,14 +125,38 @@ describe.each(backendNames)("GET /v1/stats and the server's counters on %s", (na
     }
   });
 
-  test("error: bucket without operator authorization, or a wrong token, is 401", async () => {
+  test("error: bucket without operator authorization, or with a wrong token, is 401", async () => {
     const noAuth = await suite.app.request("/v1/stats?bucket=production");
     expect(noAuth.status).toBe(401);
     expect(await noAuth.json()).toMatchObject({ error: "OPERATOR_UNAUTHORIZED" });
     for (const authorization of ["Bearer wrong-token-0123456789abcdef0123456789", "Basic abc", `Bearer ${"x".repeat(40)}`]) {
-      const res = await suite.app.request("/v1/stats", { headers: { authorization } });
+      const res = await suite.app.request("/v1/stats?bucket=test", { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
+      expect(await res.json(), authorization).toMatchObject({ error: "OPERATOR_UNAUTHORIZED" });
     }
+  });
+
+  test("behavior: without bucket, an Authorization that is not the operator's gets the public view and spends no failed authentication", async () => {
+    const allowance = 2;
+    const app = discoveryApp(manifest, suite.backend, { limits: { ...unlimitedAbuse, maxAuthFailuresPerMinute: allowance } }).app;
+    const from = (headers: Record<string, string>, query = "") =>
+      app.request(`/v1/stats${query}`, { headers: { "x-forwarded-for": "198.51.100.77", ...headers } });
+    const { apiKey } = await claimFreeKey(suite.app);
+    const others = [`Bearer ${apiKey}`, "Bearer wrong-token-0123456789abcdef0123456789", "Basic abc", "Bearer"];
+    for (let i = 0; i < allowance * 3; i++) {
+      const authorization = others[i % others.length] as string;
+      const res = await from({ authorization });
+      expect(res.status, authorization).toBe(200);
+      expect(await res.json(), authorization).toMatchObject({ view: "PUBLIC" });
+    }
+    const operator = await from(operatorHeaders, "?days=1&bucket=test");
+    expect(operator.status).toBe(200);
+    expect(await operator.json()).toMatchObject({ view: "OPERATOR" });
+    // With bucket, a wrong token is an operator attempt: it spends the allowance, then 429.
+    for (let i = 0; i < allowance; i++) expect((await from({ authorization: `Bearer ${apiKey}` }, "?bucket=test")).status).toBe(401);
+    const locked = await from({ authorization: `Bearer ${apiKey}` }, "?bucket=test");
+    expect(locked.status).toBe(429);
+    expect(await locked.json()).toMatchObject({ error: "TOO_MANY_FAILED_AUTHENTICATIONS" });
   });
 
   test("behavior: the public view is limited per client address (IPv6 by /64), the operator view per token", async () => {

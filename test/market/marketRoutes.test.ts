@@ -270,6 +270,14 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     expect(body.signals.some((s) => s.amountBaseUnits === String(999_999n * 10n ** 6n))).toBe(false);
   });
 
+  test("behavior: the index routes' key-paid answers carry X-Credits-Remaining (test/access/creditsHeader.test.ts has the others)", async () => {
+    for (const path of ["/v1/dex/metrics", "/v1/token/price/weth", "/v1/whales/signals"]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-credits-remaining"), path).toMatch(/^\d+$/);
+    }
+  });
+
   test("error: unknown symbols are 404 with the supported list, absurd ones 400; unknown query parameters are ignored; no key is 402", async () => {
     const unknown = await get("/v1/token/price/PEPE");
     expect(unknown.status).toBe(404);
