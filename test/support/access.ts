@@ -7,7 +7,7 @@ import type { Manifest } from "../../devnet/manifest";
 import { testOrigins, testPepper } from "./keyClaims";
 
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
-export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
+export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6, MCP: 1e6 };
 
 /** Generous abuse limits (open intents, intents per address, failed authentications), likewise. */
 export const unlimitedAbuse = { maxOpenIntentsPerWallet: 1e6, maxIntentsPerClientPerHour: 1e6, maxAuthFailuresPerMinute: 1e6 };
