@@ -22,11 +22,14 @@ let idleService: McpTestService;
 const idleMs = 1500;
 
 const mcpOptions = { allowedOrigins: [testOrigins.public], maxStreams, maxStreamsPerClient: perClient };
-const budget = { rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, MCP: perMinute } }) };
+/** Each service's own budgets: MCP_REQUESTS_PER_MINUTE is `perMinute` there. */
+const budget = () => ({ rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, MCP: perMinute } }) });
 beforeAll(async () => {
-  service = await startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: 3_600_000 } }, budget);
-  idleService = await startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: idleMs } }, budget);
-}, 120_000);
+  [service, idleService] = await Promise.all([
+    startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: 3_600_000 } }, budget()),
+    startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: idleMs } }, budget()),
+  ]);
+}, 240_000);
 afterAll(async () => {
   await service?.stop();
   await idleService?.stop();

@@ -45,12 +45,15 @@ const post = (url: URL, body: unknown) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 test(`behavior: a stream that is never read, with ${posts} tools/list posted to its session, costs the service under 20 MB and is closed; later posts are 404`, async () => {
-  // Warm-up on a stream that is read: the process's code and heap reach their working size first.
+  // Warm-up, so that the process's code and heap reach their working size for this traffic first: replies
+  // on a stream that is read, and posts to a session that is gone.
   const warm = await openStream();
   warm.res.resume();
   expect((await post(warm.messages, initialize)).status).toBe(200);
   for (let i = 1; i <= 300; i++) await (await post(warm.messages, toolsList(i))).arrayBuffer();
   warm.destroy();
+  const gone = new URL(`${warm.messages.pathname}?sessionId=00000000-0000-0000-0000-000000000000`, service.baseUrl);
+  for (let i = 1; i <= posts; i++) await (await post(gone, toolsList(i))).arrayBuffer();
   const before = rssMb();
 
   const unread = await openStream();
@@ -69,7 +72,9 @@ test(`behavior: a stream that is never read, with ${posts} tools/list posted to 
   unread.destroy();
 
   const firstRefused = statuses.findIndex((s) => s !== 200);
-  console.log(`[unread stream] RSS ${before} -> ${after} MB; ${firstRefused} posts accepted, then ${[...codes].join(", ")}`);
+  console.log(
+    `[unread stream] RSS ${before} -> ${after} MB; ${firstRefused === -1 ? posts : firstRefused} posts accepted, then ${[...codes].join(", ")}`,
+  );
   expect(after - before).toBeLessThan(20);
   // The session was closed once its unread replies passed the bound: every later post is 404 MCP_SESSION_NOT_FOUND.
   expect(firstRefused).toBeGreaterThan(0);
