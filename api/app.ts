@@ -91,6 +91,7 @@ export function createApp(deps: AppDeps) {
     tools: mcpTools({ capability: deps.capability, market: deps.market, checkStatus }),
     accessChain,
     origins,
+    clientBucket: deps.access.clientBucket,
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
   mountSiteRoutes(mount, deps.access);

@@ -130,6 +130,22 @@ const tierRates = z
 export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerClientPerHour: 100, maxAuthFailuresPerMinute: 20 } as const;
 
 /**
+ * What one client address may take of the MCP endpoints (docs/mcp.md#bounds). 300 requests a minute over
+ * POST /mcp, GET /sse and POST /messages together: an agent makes about one request per tool call, so
+ * five a second is well above a session's pace (a client that needs its key's higher plan rate over MCP
+ * from one address is the operator's to allow). 10 open legacy streams: a host's few clients, a hundredth
+ * of a replica's 1,000. 5 minutes without a posted message closes a stream (its client reconnects). 1 MiB
+ * of replies waiting unread on a stream closes its session: about twenty `tools/list` answers, far more than
+ * a client that reads ever leaves behind.
+ */
+export const defaultMcpLimits = {
+  requestsPerMinute: 300,
+  maxStreamsPerClient: 10,
+  streamIdleSeconds: 300,
+  maxQueuedBytes: 1_048_576,
+} as const;
+
+/**
  * Every environment variable the service reads. Each has a row in docs/configuration.md; nothing else
  * reads process.env.
  */
@@ -261,6 +277,17 @@ export const EnvSchema = z.object({
     .optional(),
   /** Open MCP streams (legacy SSE sessions; 2026-era listen streams) per replica; beyond it GET /sse is 503. */
   MCP_MAX_SSE_STREAMS: positiveCount.max(100_000).default(1000),
+  /** Requests one client address may make per minute to POST /mcp, GET /sse and POST /messages together (in process memory, per replica). */
+  MCP_REQUESTS_PER_MINUTE: positiveCount.default(defaultMcpLimits.requestsPerMinute),
+  /** Open legacy SSE streams one client address may hold per replica; beyond it GET /sse is 429. */
+  MCP_MAX_SSE_STREAMS_PER_CLIENT: positiveCount.max(100_000).default(defaultMcpLimits.maxStreamsPerClient),
+  /** Seconds a legacy SSE stream stays open without a message posted to its session. */
+  MCP_SSE_IDLE_SECONDS: positiveCount.max(86_400).default(defaultMcpLimits.streamIdleSeconds),
+  /** Bytes of replies a legacy SSE stream may hold unread before its session is closed. */
+  MCP_SSE_MAX_QUEUED_BYTES: positiveCount
+    .min(65_536)
+    .max(64 * 1_048_576)
+    .default(defaultMcpLimits.maxQueuedBytes),
   /** Per-minute limits of keys to replace by tier (`PRO=600000`: a load test); the plans state the limits in force. */
   TIER_RATE_LIMITS: tierRates.optional(),
   ...IndexerEnv.shape,
@@ -323,8 +350,16 @@ export type Config = {
     /** Requests per minute per client address on the keyless routes (and per operator token on the stats). */
     publicRequestsPerMinute: number;
   };
-  /** The MCP endpoints: browser origins allowed besides the service's own, and the open-stream bound. */
-  mcp: { allowedOrigins: string[]; maxStreams: number };
+  /** The MCP endpoints: browser origins allowed besides the service's own, and what a replica and one client address may take. */
+  mcp: {
+    allowedOrigins: string[];
+    maxStreams: number;
+    /** Requests per minute per client address over POST /mcp, GET /sse and POST /messages. */
+    requestsPerMinute: number;
+    maxStreamsPerClient: number;
+    streamIdleMs: number;
+    maxQueuedBytes: number;
+  };
   /** Stats, events and the status history. */
   discovery: { operatorStatsToken: string | undefined; healthSampleIntervalSeconds: number };
   /** Per-call x402 settlement: a remote facilitator's URL, or the in-process facilitator's gas key (neither: the mode's default). */
@@ -439,6 +474,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ]),
       ],
       maxStreams: e.MCP_MAX_SSE_STREAMS,
+      requestsPerMinute: e.MCP_REQUESTS_PER_MINUTE,
+      maxStreamsPerClient: e.MCP_MAX_SSE_STREAMS_PER_CLIENT,
+      streamIdleMs: e.MCP_SSE_IDLE_SECONDS * 1000,
+      maxQueuedBytes: e.MCP_SSE_MAX_QUEUED_BYTES,
     },
     discovery: { operatorStatsToken: e.OPERATOR_STATS_TOKEN, healthSampleIntervalSeconds: e.HEALTH_SAMPLE_INTERVAL_SECONDS },
     x402: {

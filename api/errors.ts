@@ -122,6 +122,11 @@ export const errorCodes = {
     retryable: true,
     description: "the wallet holds the most open intents allowed: claim one, or retry when one expires (Retry-After)",
   },
+  MCP_TOO_MANY_STREAMS: {
+    status: 429,
+    retryable: true,
+    description: "this client address holds its open legacy SSE streams (MCP_MAX_SSE_STREAMS_PER_CLIENT): close one (Retry-After)",
+  },
   INTENT_RATE_LIMITED: { status: 429, retryable: true, description: "this client address created its intents for the hour (Retry-After)" },
   INTERNAL_ERROR: { status: 500, retryable: false, description: "the service failed to answer (no detail is given)" },
   DATA_SOURCE_UNAVAILABLE: {

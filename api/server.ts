@@ -131,7 +131,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     rateLimits: onePerProcess("rateLimits", () =>
       createRateLimits({
         redis: config.redisUrl ? connectRedis(config.redisUrl) : undefined,
-        perMinute: { ...defaultRatePerMinute, ...rates, PUBLIC: config.access.publicRequestsPerMinute },
+        perMinute: { ...defaultRatePerMinute, ...rates, PUBLIC: config.access.publicRequestsPerMinute, MCP: config.mcp.requestsPerMinute },
       }),
     ),
     rates,

@@ -1,13 +1,22 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { defaultMcpLimits } from "../config";
 import type { Tier } from "../keys/planCatalogue";
 import { catalogueRates } from "../keys/toIssuedKey";
 
-/** Who a per-minute budget belongs to: a key's tier, the marketplace gateway, or an unauthenticated client. */
-export type RateScope = Tier | "GATEWAY" | "PUBLIC";
+/**
+ * Who a per-minute budget belongs to: a key's tier, the marketplace gateway, an unauthenticated client on
+ * the keyless routes, or a client address on the MCP endpoints (a budget apart from the keyless routes').
+ */
+export type RateScope = Tier | "GATEWAY" | "PUBLIC" | "MCP";
 
-/** Requests per minute per key, per gateway user, and per unauthenticated client address. */
-export const defaultRatePerMinute: Record<RateScope, number> = { ...catalogueRates, GATEWAY: 1200, PUBLIC: 60 };
+/** Requests per minute per key, per gateway user, and per client address (keyless routes; MCP endpoints). */
+export const defaultRatePerMinute: Record<RateScope, number> = {
+  ...catalogueRates,
+  GATEWAY: 1200,
+  PUBLIC: 60,
+  MCP: defaultMcpLimits.requestsPerMinute,
+};
 
 export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
@@ -17,7 +26,7 @@ export type RateLimits = {
 };
 
 export type CreateRateLimitsParameters = {
-  /** Shared budgets across replicas; absent: process memory. Unauthenticated budgets stay in memory. */
+  /** Shared budgets across replicas; absent: process memory. Per-address budgets (PUBLIC, MCP) stay in memory. */
   redis?: Redis;
   perMinute?: Record<RateScope, number>;
 };
@@ -33,7 +42,9 @@ export function createRateLimits({ redis, perMinute = defaultRatePerMinute }: Cr
       const options = { points: perMinute[scope], duration: 60, keyPrefix: `svc_rl_${scope.toLowerCase()}` };
       const memory = new RateLimiterMemory(options);
       const limiter =
-        redis && scope !== "PUBLIC" ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
+        redis && scope !== "PUBLIC" && scope !== "MCP"
+          ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+          : memory;
       return [scope, limiter] as const;
     }),
   );

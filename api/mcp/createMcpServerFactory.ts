@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AccessChain } from "../routes/createRouteMounter";
 import { callTool, type ToolCaller } from "./callTool";
 import type { McpTool } from "./mcpTools";
+import { withJsonSchemaOnce } from "./withJsonSchemaOnce";
 
 /** How the MCP server names itself (initialize, server/discover, the server card). */
 export const mcpServerInfo = { name: "base-capability-market-service", title: "Base capability and market service", version: "2.2.0" };
@@ -27,25 +28,26 @@ export function connectionOf(c: Context): AuthInfo {
 
 /**
  * A factory of MCP servers (one per stateless request, one per legacy SSE session) with the tools
- * registered, each behind its REST route's middleware chain (built once here, as the app builds a route's).
+ * registered, each behind its REST route's middleware chain. What does not change between servers is
+ * built once here: each tool's chain (as the app builds a route's) and its schemas' JSON Schema, so a
+ * `tools/list` converts nothing.
  */
 export function createMcpServerFactory(tools: readonly McpTool[], accessChain: AccessChain): () => McpServer {
-  const chains = new Map(tools.map((tool) => [tool.name, accessChain(tool.route)]));
+  const registrations = tools.map((tool) => ({
+    tool,
+    chain: accessChain(tool.route),
+    config: {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: withJsonSchemaOnce(tool.input),
+      outputSchema: withJsonSchemaOnce(tool.output),
+      annotations: mcpToolAnnotations,
+    },
+  }));
   return () => {
     const server = new McpServer(mcpServerInfo);
-    for (const tool of tools) {
-      const chain = chains.get(tool.name) ?? [];
-      server.registerTool(
-        tool.name,
-        {
-          title: tool.title,
-          description: tool.description,
-          inputSchema: tool.input,
-          outputSchema: tool.output,
-          annotations: mcpToolAnnotations,
-        },
-        (input: unknown, ctx: ServerContext) => callTool(tool, input, callerOf(ctx), chain),
-      );
+    for (const { tool, chain, config } of registrations) {
+      server.registerTool(tool.name, config, (input: unknown, ctx: ServerContext) => callTool(tool, input, callerOf(ctx), chain));
     }
     return server;
   };

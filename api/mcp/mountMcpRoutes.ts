@@ -1,6 +1,6 @@
 import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
-import type { ServiceOrigins } from "../config";
+import { defaultMcpLimits, type ServiceOrigins } from "../config";
 import { ApiError, type ErrorCode, errorCodes } from "../errors";
 import { readJsonBody } from "../http/jsonBody";
 import { requestOrigin } from "../http/requestOrigin";
@@ -12,12 +12,18 @@ import { createSseSessions } from "./createSseSessions";
 import type { McpTool } from "./mcpTools";
 import { serverCard } from "./serverCard";
 
-/** The MCP endpoints' bounds and browser policy. */
+/** The MCP endpoints' bounds and browser policy (the per-minute request budget is the access chain's: `rateLimited: "MCP"`). */
 export type McpOptions = {
   /** Origins a browser may call the MCP endpoints from (403 otherwise); a request without Origin passes. */
   allowedOrigins: readonly string[];
   /** Open legacy SSE streams, and 2026-era listen streams, per replica at most. */
   maxStreams: number;
+  /** Open legacy SSE streams per client address at most; default `defaultMcpLimits`'. */
+  maxStreamsPerClient?: number;
+  /** A legacy stream whose client posts nothing this long is closed; default `defaultMcpLimits`'. */
+  streamIdleMs?: number;
+  /** A legacy stream with more than this many bytes unread is closed; default `defaultMcpLimits`'. */
+  maxQueuedBytes?: number;
   /** A keep-alive comment on every open stream this often. */
   keepAliveMs?: number;
 };
@@ -26,6 +32,8 @@ export type MountMcpRoutesParameters = {
   tools: readonly McpTool[];
   accessChain: AccessChain;
   origins: ServiceOrigins;
+  /** The per-address bucket of a request (hashed client address): whose streams a new one counts against. */
+  clientBucket: (c: Context) => string;
   options: McpOptions;
 };
 
@@ -37,7 +45,7 @@ const maxMessageBytes = defaultMaxBodyBytes;
  * versions) behind our Origin, Accept and one-message-per-POST checks; the legacy SSE stream and its messages (2024-11-05)
  * over our own session transport; and the server card.
  */
-export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, options }: MountMcpRoutesParameters): void {
+export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, clientBucket, options }: MountMcpRoutesParameters): void {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const newServer = createMcpServerFactory(tools, accessChain);
   const handler = createMcpHandler(() => newServer(), {
@@ -46,7 +54,16 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     keepAliveMs,
     maxRequestBodySize: maxMessageBytes,
   });
-  const sessions = createSseSessions({ newServer, maxStreams: options.maxStreams, keepAliveMs });
+  const sessions = createSseSessions({
+    newServer,
+    maxStreams: options.maxStreams,
+    maxStreamsPerClient: options.maxStreamsPerClient ?? defaultMcpLimits.maxStreamsPerClient,
+    stream: {
+      keepAliveMs,
+      idleMs: options.streamIdleMs ?? defaultMcpLimits.streamIdleSeconds * 1000,
+      maxQueuedBytes: options.maxQueuedBytes ?? defaultMcpLimits.maxQueuedBytes,
+    },
+  });
   const allowed = new Set(options.allowedOrigins);
   const originRefused = (c: Context) => {
     const origin = c.req.header("origin");
@@ -71,17 +88,9 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
   });
   mount(routes.mcpSse, async (c) => {
     if (originRefused(c)) throw new ApiError("MCP_ORIGIN_REJECTED", refusedOrigin);
-    const session = sessions.open(routes.mcpMessages.path);
-    if (!session) {
-      throw new ApiError(
-        "MCP_STREAMS_EXHAUSTED",
-        `all ${options.maxStreams} legacy SSE streams are open; retry later, or use POST ${routes.mcp.path}`,
-        {
-          retryAfterSeconds: 5,
-        },
-      );
-    }
-    return c.body(session.stream, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
+    const session = sessions.open(routes.mcpMessages.path, clientBucket(c));
+    if (!session.ok) throw ApiError.of(session);
+    return c.body(session.value.stream, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
   });
   mount(routes.mcpMessages, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);

@@ -33,6 +33,7 @@ export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEn
  */
 export function createAccessChain(access: AccessDeps, x402: X402Service | null, counters: UsageCounters): AccessChain {
   const limitPerClient = publicLimit(access);
+  const limitMcpPerClient = publicLimit({ ...access, scope: "MCP" });
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
   const storeReady: MiddlewareHandler = async function storeReady(_c, next) {
     await awaitStore(access.storeReady);
@@ -44,7 +45,7 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
       ? payPerCall({ service: x402, route: { ...route, x402PriceUsd: route.x402PriceUsd }, origins: access.origins, plansUrl })
       : undefined;
   const policies = {
-    public: () => [limitPerClient],
+    public: (route) => [route.rateLimited === "MCP" ? limitMcpPerClient : limitPerClient],
     apiKey: () => [requireApiKey({ ...access, allowExpired: true })],
     apiKeyOrX402: (route) => [payable({ ...access, plansUrl, perCall: perCall(route) })],
     apiKeyOrGateway: () => [requireKeyOrGateway(access)],

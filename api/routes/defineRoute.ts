@@ -35,8 +35,11 @@ export type RouteDefinitionInput = {
   credits?: number;
   /** Per-call x402 price in USD (USDC on Base), for `apiKeyOrX402` routes. */
   x402PriceUsd?: number;
-  /** Public routes are limited per client address unless this is false. */
-  rateLimited?: boolean;
+  /**
+   * Public routes are limited per client address, from the keyless routes' shared budget, or from the MCP
+   * endpoints' own with "MCP"; false: not limited.
+   */
+  rateLimited?: boolean | "MCP";
   /** The route's services use the app store: wait for its migrations (503 when it cannot be opened). */
   appStore?: boolean;
   /** The route stores an intent: limited per client address an hour (429 INTENT_RATE_LIMITED). */

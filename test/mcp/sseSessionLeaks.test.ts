@@ -1,10 +1,10 @@
-import { type ClientRequest, type IncomingMessage, request } from "node:http";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
-import { type McpTestService, startMcpService } from "./support";
+import { endpointOf, type McpTestService, requestSseStream, startMcpService } from "./support";
 
 const manifest = testManifest();
 const sessions = 200;
@@ -18,28 +18,18 @@ const gc = vm.runInNewContext("gc") as () => void;
 
 let service: McpTestService;
 beforeAll(async () => {
-  service = await startMcpService(manifest, { mcp: { allowedOrigins: [testOrigins.public], maxStreams: sessions } });
+  // Every session comes from this one address: its share is the whole replica's here.
+  service = await startMcpService(manifest, {
+    mcp: { allowedOrigins: [testOrigins.public], maxStreams: sessions, maxStreamsPerClient: sessions },
+  });
 }, 120_000);
 afterAll(() => service?.stop());
 
 /** A legacy session as a client opens it: GET /sse on its own socket, read to its endpoint event, then initialize through POST /messages. */
 async function openSession(): Promise<{ req: ClientRequest; res: IncomingMessage }> {
-  const url = new URL("/sse", service.origin);
-  const req = request({ host: url.hostname, port: url.port, path: url.pathname, agent: false, headers: { accept: "text/event-stream" } });
-  const res = await new Promise<IncomingMessage>((resolve, reject) => req.on("response", resolve).on("error", reject).end());
+  const { req, res } = await requestSseStream(service.origin);
   expect(res.statusCode).toBe(200);
-  const endpoint = await new Promise<string>((resolve) => {
-    let text = "";
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      const match = /event: endpoint\ndata: (\S+)\n\n/.exec(text);
-      if (match) {
-        res.off("data", onData);
-        resolve(match[1] as string);
-      }
-    };
-    res.on("data", onData);
-  });
+  const endpoint = await endpointOf(res);
   const init = {
     jsonrpc: "2.0",
     id: 1,

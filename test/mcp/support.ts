@@ -1,3 +1,4 @@
+import { type ClientRequest, type IncomingMessage, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
@@ -131,3 +132,30 @@ export async function connectV2Sse(origin: string, headers: Record<string, strin
 }
 
 export const usdcUnits = (usd: number) => parseUnits(String(usd), 6);
+
+/** GET /sse on a socket of its own (from local address `from`, else the default), as a 2024-11-05 client opens it. */
+export async function requestSseStream(origin: string, from?: string): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+  const req = request(new URL("/sse", origin), {
+    agent: false,
+    ...(from ? { localAddress: from } : {}),
+    headers: { accept: "text/event-stream" },
+  });
+  const res = await new Promise<IncomingMessage>((resolve, reject) => req.on("response", resolve).on("error", reject).end());
+  return { req, res };
+}
+
+/** Reads an SSE stream up to its endpoint event, then stops reading: the session's messages path. */
+export function endpointOf(res: IncomingMessage): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let text = "";
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const match = /event: endpoint\ndata: (\S+)\n\n/.exec(text);
+      if (match) {
+        res.off("data", onData);
+        resolve(match[1] as string);
+      }
+    };
+    res.on("data", onData);
+  });
+}

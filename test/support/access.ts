@@ -7,7 +7,7 @@ import type { Manifest } from "../../devnet/manifest";
 import { testOrigins, testPepper } from "./keyClaims";
 
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
-export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6 };
+export const unlimitedRates = { FREE: 1e6, STARTER: 1e6, GROWTH: 1e6, PRO: 1e6, GATEWAY: 1e6, PUBLIC: 1e6, MCP: 1e6 };
 
 /** The trusted proxy (TRUSTED_PROXIES) of the test apps. */
 export const testProxyAddress = "10.0.0.1";

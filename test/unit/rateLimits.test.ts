@@ -4,10 +4,11 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { connectRedis } from "../../api/access/connectRedis";
 import { createRateLimits, defaultRatePerMinute, type RateScope } from "../../api/access/createRateLimits";
+import { defaultMcpLimits } from "../../api/config";
 import { tierTerms } from "../../api/keys/planCatalogue";
 
 /** Small budgets, a different one per scope, so a scope answering from another's budget shows. */
-const perMinute: Record<RateScope, number> = { FREE: 3, STARTER: 4, GROWTH: 5, PRO: 6, GATEWAY: 7, PUBLIC: 2 };
+const perMinute: Record<RateScope, number> = { FREE: 3, STARTER: 4, GROWTH: 5, PRO: 6, GATEWAY: 7, PUBLIC: 2, MCP: 8 };
 const scopes = Object.keys(perMinute) as RateScope[];
 
 afterEach(() => {
@@ -15,7 +16,7 @@ afterEach(() => {
 });
 
 describe("createRateLimits (process memory)", () => {
-  test("default: the per-minute table is the plan catalogue's rates per tier, GATEWAY 1200 and PUBLIC 60", () => {
+  test("default: the per-minute table is the plan catalogue's rates per tier, GATEWAY 1200, PUBLIC 60 and MCP 300", () => {
     expect(defaultRatePerMinute).toEqual({
       FREE: tierTerms.FREE.rateLimitPerMinute,
       STARTER: tierTerms.STARTER.rateLimitPerMinute,
@@ -23,8 +24,9 @@ describe("createRateLimits (process memory)", () => {
       PRO: tierTerms.PRO.rateLimitPerMinute,
       GATEWAY: 1200,
       PUBLIC: 60,
+      MCP: defaultMcpLimits.requestsPerMinute,
     });
-    expect(defaultRatePerMinute).toEqual({ FREE: 30, STARTER: 120, GROWTH: 600, PRO: 1200, GATEWAY: 1200, PUBLIC: 60 });
+    expect(defaultRatePerMinute).toEqual({ FREE: 30, STARTER: 120, GROWTH: 600, PRO: 1200, GATEWAY: 1200, PUBLIC: 60, MCP: 300 });
   });
 
   test("default: without perMinute each scope's budget is the default table's", async () => {
@@ -112,13 +114,13 @@ describe.runIf(process.env.REDIS_URL)("createRateLimits (with Redis: which budge
     for (const redis of clients) redis.disconnect();
   });
 
-  test("behavior: keyed budgets are counted in Redis under svc_rl_<scope>:<id>; unauthenticated (PUBLIC) ones stay in memory", async () => {
+  test("behavior: keyed budgets are counted in Redis under svc_rl_<scope>:<id>; per-address (PUBLIC, MCP) ones stay in memory", async () => {
     const redis = await connect(redisUrl);
     const id = `unit_${run}`;
     const limits = createRateLimits({ redis, perMinute });
     for (const scope of scopes) expect(await limits.consume(scope, id)).toEqual({ ok: true, remaining: perMinute[scope] - 1 });
     for (const scope of scopes) {
-      expect(await redis.get(`svc_rl_${scope.toLowerCase()}:${id}`), scope).toBe(scope === "PUBLIC" ? null : "1");
+      expect(await redis.get(`svc_rl_${scope.toLowerCase()}:${id}`), scope).toBe(scope === "PUBLIC" || scope === "MCP" ? null : "1");
     }
     // A second replica (another client, another limiter) draws from the same keyed budget.
     const replica = createRateLimits({ redis: await connect(redisUrl), perMinute });
