@@ -23,21 +23,31 @@ export function authorizationSignatureCheck(providers: readonly RpcProvider[]): 
     return client.verifyTypedData({
       mode: "eoa",
       address: getAddress(authorization.from),
-      domain: {
+      ...authorizationTypedData(authorization, {
         name: String(terms.extra?.name),
         version: String(terms.extra?.version),
         chainId: Number(terms.network.split(":")[1]),
-        verifyingContract: getAddress(terms.asset),
-      },
-      types: transferWithAuthorizationTypes,
-      primaryType: "TransferWithAuthorization",
-      message: {
-        ...authorization,
-        value: BigInt(authorization.value),
-        validAfter: BigInt(authorization.validAfter),
-        validBefore: BigInt(authorization.validBefore),
-      },
+        asset: terms.asset,
+      }),
       signature,
     });
   };
+}
+
+/** An EIP-3009 authorization as the EIP-712 typed data its signature is over, for the token `domain` names. */
+export function authorizationTypedData(
+  authorization: ExactEvmPaymentPayload["payload"]["authorization"],
+  domain: { name: string; version: string; chainId: number; asset: string },
+) {
+  return {
+    domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: getAddress(domain.asset) },
+    types: transferWithAuthorizationTypes,
+    primaryType: "TransferWithAuthorization",
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  } as const;
 }

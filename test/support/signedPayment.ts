@@ -2,7 +2,7 @@ import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { type Address, getAddress, type Hex, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { transferWithAuthorizationTypes } from "../../abis/FiatTokenAbi";
+import { authorizationTypedData } from "../../api/x402/authorizationSignature";
 
 /** What a hand-made payment changes from the challenge's terms (the accepted echo and the signed authorization). */
 export type PaymentTerms = Partial<Pick<PaymentRequirements, "network" | "asset" | "payTo" | "amount">> & {
@@ -42,22 +42,14 @@ export async function signedPayment(
     validBefore: (terms.validBefore ?? now + 300n).toString(),
     nonce: terms.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(32))),
   };
-  const signature = await account.signTypedData({
-    domain: {
+  const signature = await account.signTypedData(
+    authorizationTypedData(authorization, {
       name: String(accepted.extra?.name ?? "USD Coin"),
       version: String(accepted.extra?.version ?? "2"),
       chainId: terms.chainId ?? Number(accepted.network.split(":")[1]),
-      verifyingContract: getAddress(accepted.asset),
-    },
-    types: transferWithAuthorizationTypes,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
+      asset: accepted.asset,
+    }),
+  );
   const payload = { x402Version: 2, accepted, payload: { authorization, signature } } as PaymentPayload;
   return { header: encodePaymentSignatureHeader(payload), payload };
 }
