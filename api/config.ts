@@ -131,7 +131,7 @@ export const defaultAbuseLimits = { maxOpenIntentsPerWallet: 20, maxIntentsPerCl
 
 /**
  * What one client address may take of the MCP endpoints (docs/mcp.md#bounds). 300 requests a minute over
- * POST /mcp, GET /sse and POST /messages together: an agent makes about one request per tool call, so
+ * POST /mcp, GET /mcp, GET /sse and POST /messages together: an agent makes about one request per tool call, so
  * five a second is well above a session's pace (a client that needs its key's higher plan rate over MCP
  * from one address is the operator's to allow). 10 open legacy streams: a host's few clients, a hundredth
  * of a replica's 1,000. 5 minutes without a posted message closes a stream (its client reconnects). 1 MiB
@@ -277,7 +277,7 @@ export const EnvSchema = z.object({
     .optional(),
   /** Open MCP streams (legacy SSE sessions; 2026-era listen streams) per replica; beyond it GET /sse is 503. */
   MCP_MAX_SSE_STREAMS: positiveCount.max(100_000).default(1000),
-  /** Requests one client address may make per minute to POST /mcp, GET /sse and POST /messages together (in process memory, per replica). */
+  /** Requests one client address may make per minute to POST /mcp, GET /mcp, GET /sse and POST /messages together (in process memory, per replica). */
   MCP_REQUESTS_PER_MINUTE: positiveCount.default(defaultMcpLimits.requestsPerMinute),
   /** Open legacy SSE streams one client address may hold per replica; beyond it GET /sse is 429. */
   MCP_MAX_SSE_STREAMS_PER_CLIENT: positiveCount.max(100_000).default(defaultMcpLimits.maxStreamsPerClient),
@@ -354,7 +354,7 @@ export type Config = {
   mcp: {
     allowedOrigins: string[];
     maxStreams: number;
-    /** Requests per minute per client address over POST /mcp, GET /sse and POST /messages. */
+    /** Requests per minute per client address over POST /mcp, GET /mcp, GET /sse and POST /messages. */
     requestsPerMinute: number;
     maxStreamsPerClient: number;
     streamIdleMs: number;

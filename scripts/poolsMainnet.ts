@@ -5,5 +5,5 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
 });
 
-/** Prints the mainnet plan offline: every derived candidate pool, one JSON object each (`npm run -s pools:mainnet`). */
+/** Prints the mainnet plan offline as one JSON array, an object per derived candidate pool (`npm run -s pools:mainnet`). */
 process.stdout.write(`${JSON.stringify(basePoolCandidates(), null, 2)}\n`);

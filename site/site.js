@@ -32,7 +32,11 @@ async function showPlans() {
       // The shortest term in large type, the longer ones below it.
       const [first, ...longer] = plan.prices;
       const price = first ? [usd(first.priceUsd), el("small", {}, ` / ${first.durationDays} days`)] : "Free";
-      const more = first ? `or ${longer.map((p) => `${usd(p.priceUsd)} / ${p.durationDays} days`).join(", ")}` : "No payment needed";
+      const more = !first
+        ? "No payment needed"
+        : longer.length > 0
+          ? `or ${longer.map((p) => `${usd(p.priceUsd)} / ${p.durationDays} days`).join(", ")}`
+          : "";
       const { creditsPerCycle, cycleDays, dailyLimit, rateLimitPerMinute } = plan.entitlements;
       const facts = [
         `${creditsPerCycle.toLocaleString("en")} credits per ${cycleDays} days`,

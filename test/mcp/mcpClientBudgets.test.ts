@@ -4,7 +4,16 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import { unlimitedRates } from "../support/access";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
-import { connectClient, connectV2Sse, endpointOf, type McpTestService, requestSseStream, startMcpService } from "./support";
+import {
+  connectClient,
+  connectV2Sse,
+  endpointOf,
+  legacyInitialize,
+  type McpTestService,
+  requestSseStream,
+  startMcpService,
+  toolsList,
+} from "./support";
 
 /**
  * The MCP attacks of issue #36, as one client address makes them over real HTTP. Each test speaks from a
@@ -78,13 +87,7 @@ async function openStream(target: McpTestService, from: string): Promise<Stream 
   return { status: 200, res, messages, close, ended };
 }
 
-const toolsList = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
-const initialize = {
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "budget", version: "1" } },
-};
+const initialize = legacyInitialize("budget");
 
 /** Whether `answer` is the service's rate-limit refusal: 429 RATE_LIMITED with an integer Retry-After. */
 function expectRateLimited(answer: Answer | undefined) {

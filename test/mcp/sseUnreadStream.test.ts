@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { pidListeningOn } from "../../bench/processCpu";
 import { residentSetSizes } from "../../bench/residentSetSizes";
 import { type RunningService, startService, waitForJson } from "../support/startService";
-import { endpointOf, requestSseStream } from "./support";
+import { endpointOf, legacyInitialize, requestSseStream, toolsList } from "./support";
 
 /**
  * The attack of issue #36 as the reviewer ran it against `npm start`: one legacy SSE stream whose client
@@ -25,13 +25,7 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const rssMb = () => residentSetSizes({ service: pid }).service ?? Number.NaN;
-const initialize = {
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "unread", version: "1" } },
-};
-const toolsList = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
+const initialize = legacyInitialize("unread");
 
 /** GET /sse on its own socket, read up to the endpoint event: the session's /messages URL and the response. */
 async function openStream(): Promise<{ messages: URL; res: IncomingMessage; destroy(): void }> {

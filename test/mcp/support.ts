@@ -159,3 +159,14 @@ export function endpointOf(res: IncomingMessage): Promise<string> {
     res.on("data", onData);
   });
 }
+
+/** A JSON-RPC `tools/list` request, as a raw client posts it. */
+export const toolsList = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
+
+/** A JSON-RPC `initialize` of a 2024-11-05 (legacy SSE) client named `name`, as a raw client posts it. */
+export const legacyInitialize = (name: string) => ({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name, version: "1" } },
+});
