@@ -6,6 +6,7 @@ import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
 import { baseBlockTimeSeconds } from "../base/baseChain";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
+import { parseIpBlock } from "./access/parseIpBlock";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -58,14 +59,7 @@ const ipBlockList = z
       .map((e) => e.trim())
       .filter((e) => e.length > 0),
   )
-  .pipe(z.array(z.string().refine(isIpBlock, "each must be an IP address or a CIDR block such as 10.0.0.0/8")));
-
-function isIpBlock(entry: string): boolean {
-  const [ip = "", prefix, ...rest] = entry.split("/");
-  const version = isIP(ip);
-  if (version === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
-}
+  .pipe(z.array(z.string().refine((e) => parseIpBlock(e) !== undefined, "each must be an IP address or a CIDR block such as 10.0.0.0/8")));
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
@@ -220,6 +214,8 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
     .transform((s) => s.toLowerCase())
+    // RFC 7239's `Forwarded` (`for=1.2.3.4;proto=https`) is not a list of addresses: no hop would parse.
+    .refine((h) => h !== "forwarded", "must be an X-Forwarded-For-style header (comma-separated addresses), not RFC 7239 Forwarded")
     .optional(),
   /** Peers (IPs, CIDR blocks) whose CLIENT_IP_HEADER is believed; default none. */
   TRUSTED_PROXIES: ipBlockList.default([]),
@@ -404,6 +400,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Believed from any peer, the header lets a client pick its own bucket; believed from none, it is dead weight.
     throw new ConfigError(
       "invalid configuration: CLIENT_IP_HEADER: needs TRUSTED_PROXIES, the load balancer addresses (IPs or CIDR blocks) it is believed from",
+    );
+  }
+  if (e.TRUSTED_PROXIES.length > 0 && e.CLIENT_IP_HEADER === undefined) {
+    // Without the header the proxies' word is never read: every client behind them would share one bucket.
+    throw new ConfigError(
+      "invalid configuration: TRUSTED_PROXIES: needs CLIENT_IP_HEADER, the header those load balancers write the client address into",
     );
   }
   if (!mainnet && !e.DEVNET_ALLOW_PUBLIC_HOST && !isLoopbackHost(e.HOST)) {

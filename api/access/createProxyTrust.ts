@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { bareAddress } from "./bareAddress";
+import { parseIpBlock } from "./parseIpBlock";
 
 /** Whether an address (a socket's peer, or a hop a proxy wrote) is one of the trusted proxies. */
 export type IsTrustedProxy = (address: string) => boolean;
@@ -12,9 +13,8 @@ export type IsTrustedProxy = (address: string) => boolean;
 export function createProxyTrust(entries: readonly string[]): IsTrustedProxy {
   const list = new BlockList();
   for (const entry of entries) {
-    const [ip = "", prefix] = entry.split("/");
-    const family = isIP(ip) === 4 ? "ipv4" : "ipv6";
-    list.addSubnet(ip, prefix === undefined ? (family === "ipv4" ? 32 : 128) : Number(prefix), family);
+    const block = parseIpBlock(entry);
+    if (block) list.addSubnet(block.ip, block.prefix, block.family);
   }
   return (address) => {
     const bare = bareAddress(address);

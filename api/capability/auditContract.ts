@@ -20,9 +20,22 @@ export type AuditContractDeps = {
 
 /** Observes `address` at a pinned block and shapes the AuditResponse; no pinned block is DATA_SOURCE_UNAVAILABLE. */
 export async function auditContract(deps: AuditContractDeps, address: Address): Promise<Result<AuditResponse>> {
+  return (await auditContractCountingReads(deps, address)).result;
+}
+
+/**
+ * The audit and the state-bearing RPC reads this request made for it, a failed one's included (none for an
+ * observation shared with another request): what the demo's work budget charges.
+ */
+export async function auditContractCountingReads(
+  deps: AuditContractDeps,
+  address: Address,
+): Promise<{ result: Result<AuditResponse>; reads: number }> {
   const result = await observeContract({ ...deps, address });
-  if (!result.ok) return observationRefusal(result);
-  return success(shapeAudit(result.observation, scoreCapabilities(result.observation), address));
+  if (!result.ok) return { result: observationRefusal(result), reads: result.reads };
+  const audit = shapeAudit(result.observation, scoreCapabilities(result.observation), address);
+  const { observationReused, stateBearingCallCount } = audit.rpcObservation;
+  return { result: success(audit), reads: observationReused ? 0 : stateBearingCallCount };
 }
 
 /** The ScoreResponse of `address`, computed by the same observation as the audit. */

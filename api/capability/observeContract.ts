@@ -36,6 +36,8 @@ export type ObservationFailure = {
   ok: false;
   reason: "NO_PROVIDER_ANSWERED" | "REQUESTED_BLOCK_NOT_YET_MINED" | "READ_FAILED";
   block: ObservationBlock;
+  /** State-bearing reads this request made before it failed (none when it shared another request's). */
+  reads: number;
 };
 
 /**
@@ -52,6 +54,7 @@ export async function observeContract(
       ok: false,
       reason: block.reason === "REQUESTED_BLOCK_NOT_YET_MINED" ? "REQUESTED_BLOCK_NOT_YET_MINED" : "NO_PROVIDER_ANSWERED",
       block,
+      reads: 0,
     };
   }
   const analyse = () =>
@@ -61,7 +64,7 @@ export async function observeContract(
     : { analysis: await analyse(), reused: false };
   const { resolution, dissected, reads } = analysis;
   if (resolution.status === "INCOMPLETE" && resolution.reason.startsWith("READ_FAILED") && resolution.nodes.length === 0) {
-    return { ok: false, reason: "READ_FAILED", block };
+    return { ok: false, reason: "READ_FAILED", block, reads: reused ? 0 : reads.stateBearingCallCount };
   }
   const reader = createPinnedReader(block, params.providers);
   return {

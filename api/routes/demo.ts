@@ -1,6 +1,6 @@
 import type { AccessOptions } from "../access/AccessOptions";
 import type { WorkBudget } from "../access/createWorkBudget";
-import { type AuditContractDeps, auditContract } from "../capability/auditContract";
+import { type AuditContractDeps, auditContractCountingReads } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
 import { previewAudit } from "../capability/previewAudit";
 import { ApiError } from "../errors";
@@ -18,25 +18,31 @@ export type DemoRouteDeps = AuditContractDeps &
 
 /**
  * The free demo: full evidence for the published samples, a tiered preview (priced as the paid audit) for
- * any other address. Each client's chain work is budgeted: a spent budget is 429 with Retry-After.
+ * any other address. Each client's chain work is budgeted, one observation at a time: a spent budget, or a
+ * demo audit of the client still running, is 429 with Retry-After.
  */
 export function mountDemoRoutes(mount: MountRoute, deps: DemoRouteDeps) {
   const allowlisted = new Set(deps.samples.map((s) => s.address.toLowerCase()));
   mount(routes.demoAudit, async (c) => {
     const { address } = c.req.valid("param");
-    const client = deps.workBudget ? deps.clientBucket(c) : "";
-    const wait = (await deps.workBudget?.retryAfterSeconds(client)) ?? 0;
-    if (wait > 0) {
+    const admission = deps.workBudget ? await deps.workBudget.admit(deps.clientBucket(c)) : undefined;
+    if (admission && !admission.ok) {
+      const wait = admission.retryAfterSeconds;
       throw new ApiError(
         "RATE_LIMITED",
-        `this client's demo RPC reads for the minute are spent; retry in ${wait} s`,
+        `this client's demo RPC reads for the minute are spent, or its previous demo audit is still running; retry in ${wait} s`,
         {},
         { "Retry-After": String(wait) },
       );
     }
-    const result = await auditContract(deps, address);
-    const reads = result.ok && !result.value.rpcObservation.observationReused ? result.value.rpcObservation.stateBearingCallCount : 1;
-    await deps.workBudget?.spend(client, Math.max(1, reads));
+    // Charged once done, which frees the client for its next demo audit; a thrown observation costs one read.
+    let counted: Awaited<ReturnType<typeof auditContractCountingReads>> | undefined;
+    try {
+      counted = await auditContractCountingReads(deps, address);
+    } finally {
+      await admission?.charge(Math.max(1, counted?.reads ?? 1));
+    }
+    const { result } = counted;
     if (!result.ok) throw observationError(result);
     const audit = result.value;
     const headers = provenanceHeaders(audit.observationBlock);

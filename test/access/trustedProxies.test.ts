@@ -76,7 +76,20 @@ describe("TRUSTED_PROXIES configuration", () => {
   test("error: CLIENT_IP_HEADER without TRUSTED_PROXIES, and entries that are no IP or CIDR block, stop the start", () => {
     expect(() => loadConfig({ CLIENT_IP_HEADER: "x-forwarded-for" })).toThrow(/CLIENT_IP_HEADER: needs TRUSTED_PROXIES/);
     for (const entry of ["lb.internal", "10.0.0.0/33", "2001:db8::/129", "10.0.0.0/8/1", "10.0.0.0/", "10.0.0.0/x"]) {
-      expect(() => loadConfig({ TRUSTED_PROXIES: entry }), entry).toThrow(ConfigError);
+      expect(() => loadConfig({ CLIENT_IP_HEADER: "x-forwarded-for", TRUSTED_PROXIES: entry }), entry).toThrow(
+        /TRUSTED_PROXIES.*IP address or a CIDR block/,
+      );
+    }
+  });
+
+  test("error: TRUSTED_PROXIES without CLIENT_IP_HEADER stops the start (the proxies' header would never be read)", () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8" })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8" })).toThrow(/TRUSTED_PROXIES: needs CLIENT_IP_HEADER/);
+  });
+
+  test("error: CLIENT_IP_HEADER Forwarded (RFC 7239, not a list of addresses) stops the start", () => {
+    for (const header of ["Forwarded", "forwarded"]) {
+      expect(() => loadConfig({ CLIENT_IP_HEADER: header, TRUSTED_PROXIES: "10.0.0.0/8" }), header).toThrow(/X-Forwarded-For-style/);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createWorkBudget } from "../../api/access/createWorkBudget";
 import { createApp } from "../../api/app";
 import { createDissectionCache } from "../../api/capability/createDissectionCache";
@@ -10,6 +10,7 @@ import { mine } from "../access/support";
 import { testAccessDeps, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
+import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
 const pglite = new PGlite();
@@ -75,5 +76,44 @@ describe("the demo audit's per-client work budget (DEMO_RPC_READS_PER_MINUTE)", 
     expect(refused?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(await refused?.json()).toMatchObject({ error: "RATE_LIMITED" });
     expect((await answeredFrom("203.0.113.51")).status).toBe(200);
+  });
+});
+
+describe("the demo's work budget under a parallel burst from one client", () => {
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(manifest.rpcUrl);
+  });
+  afterAll(() => proxy?.stop());
+  /** State-bearing reads the devnet was asked for through the proxy so far. */
+  const readsSoFar = async () => {
+    const counts = await proxy.counts();
+    return (counts.eth_getCode ?? 0) + (counts.eth_getStorageAt ?? 0) + (counts.eth_call ?? 0);
+  };
+  const appOverProxy = () => {
+    const providers = [{ name: "counted", url: proxy.url, trusted: true }];
+    const deps = testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }) });
+    // No observation cache: each request observes afresh, as requests for distinct heavy contracts would.
+    return createApp({
+      ...deps,
+      capability: { ...deps.capability, providers, observationCache: undefined, workBudget: createWorkBudget({ readsPerMinute }) },
+    });
+  };
+
+  test("error: 10 concurrent heavy demo audits cause no more reads than the budget and one observation's", async () => {
+    const app = appOverProxy();
+    const demoFrom = (ip: string) => app.request(`/v1/demo/audit/${heavy}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+    // One observation's reads, measured from another client.
+    const before = await readsSoFar();
+    expect((await demoFrom("192.0.2.60")).status).toBe(200);
+    const oneObservation = (await readsSoFar()) - before;
+    expect(oneObservation).toBeGreaterThan(100);
+
+    const burstStart = await readsSoFar();
+    const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await demoFrom("192.0.2.61")).status));
+    const burstReads = (await readsSoFar()) - burstStart;
+    expect(burstReads).toBeLessThanOrEqual(readsPerMinute + oneObservation);
+    expect(statuses).toContain(429);
+    expect(statuses.every((s) => s === 200 || s === 429 || s === 503)).toBe(true);
   });
 });
