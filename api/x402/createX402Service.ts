@@ -454,14 +454,15 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
           reason: "payment_identifier_conflict",
         });
       const requestPayment: RequestPayment = { id, route, resource, payload, requirements: ours };
-      /** A retry under an id already used: the same request, paid by the same payer (its signature checked), or a conflict. */
+      /**
+       * A retry under an id already used: the same request, paid by the same payer (its signature checked), or a
+       * conflict. The same authorization again is checked by its signature alone: its nonce is taken, and its
+       * from, nonce and id are no secret (the chain, a facilitator).
+       */
       const retryOf = async (row: X402PaymentRow): Promise<Result<Admission>> => {
         if (row.requestHash !== requestHash) return conflict();
-        if (row.id !== id) {
-          const refused = await verify(payload, ours, refuse);
-          if (refused) return refused;
-        }
-        return outcomeOf(row.id, requestPayment);
+        const refused = row.id === id ? await signatureRefusal(payload, ours, refuse) : await verify(payload, ours, refuse);
+        return refused ?? outcomeOf(row.id, requestPayment);
       };
 
       if (identifier.id) {

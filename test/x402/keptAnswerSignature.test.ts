@@ -1,4 +1,6 @@
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -22,6 +24,9 @@ const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as numb
 const resource = { url, path };
 type Refusal = { error: string; reason?: string };
 const nonceOf = (payload: PaymentPayload) => (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+/** `payload` carrying the payment-identifier id `id`, as a header. */
+const headerWithId = (payload: PaymentPayload, id: string) =>
+  encodePaymentSignatureHeader({ ...payload, extensions: { "payment-identifier": { info: { required: false, id } } } } as PaymentPayload);
 
 /**
  * A payment taken but not answered (its settlement pending, or its claim left by a process that died)
@@ -101,5 +106,24 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
     const first = await forgeryRefusedGenuineServed(app, genuine.header, nonce);
     expect(await statusOf(admitted.value.payment.id)).toEqual({ status: "SETTLED", reason: "recovered_claim" });
     expect(await forgeryRefusedGenuineServed(app, genuine.header, nonce)).toBe(first);
+  }, 60_000);
+
+  test("attack: a paid answer kept under a payment-identifier id is asked for with a forged signature and that id: 402", async () => {
+    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
+    const app = await appOf(x402);
+    requirements = (await challengeOf(app, url)).accepts[0] as PaymentRequirements;
+    const id = generatePaymentId();
+    const genuine = await signedPayment(requirements, payerKey);
+    const paid = await send(app, headerWithId(genuine.payload, id));
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    // The payer's from and nonce copied from the chain, the id seen by a facilitator: the signature is someone else's.
+    const forged = await signedPayment(requirements, stranger, { nonce: nonceOf(genuine.payload) }, payer);
+    const refused = await send(app, headerWithId(forged.payload, id));
+    expect(refused.status).toBe(402);
+    expect((await refused.json()) as Refusal).toMatchObject({ error: "PAYMENT_INVALID", reason: "invalid_exact_evm_signature" });
+    expect(refused.headers.get("payment-response")).toBeNull();
+    const retried = await send(app, headerWithId(genuine.payload, id));
+    expect(retried.status, await retried.clone().text()).toBe(200);
+    expect(await retried.text()).toBe(await paid.text());
   }, 60_000);
 });
