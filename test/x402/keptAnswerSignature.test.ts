@@ -5,8 +5,10 @@ import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { routes } from "../../api/routes/routeTable";
+import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import type { X402Service } from "../../api/x402/createX402Service";
+import { parsePaymentPayload } from "../../api/x402/parsePaymentSignature";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
@@ -125,5 +127,25 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
     const retried = await send(app, headerWithId(genuine.payload, id));
     expect(retried.status, await retried.clone().text()).toBe(200);
     expect(await retried.text()).toBe(await paid.text());
+  }, 60_000);
+
+  test("attack: a forged signature for an EOA payer is refused without a call to the chain", async () => {
+    requirements ??= (await challengeOf(await appOf(testX402Service(manifest, backend.store)), url)).accepts[0] as PaymentRequirements;
+    const proxy = await startRpcProxy(manifest.rpcUrl);
+    try {
+      const check = authorizationSignatureCheck([{ name: "proxy", url: proxy.url, trusted: true }]);
+      const payloadOf = async (signer: Hex) => {
+        const parsed = parsePaymentPayload((await signedPayment(requirements, signer, {}, payer)).payload);
+        if (!parsed.ok) throw new Error(parsed.reason);
+        return parsed.payload;
+      };
+      expect(await check(await payloadOf(payerKey), requirements)).toBe(true);
+      expect(await proxy.requests()).toBe(0);
+      expect(await check(await payloadOf(stranger), requirements)).toBe(false);
+      // One read of the payer's code (none: an EOA), no ERC-6492/1271 call, which a flood of forgeries would multiply.
+      expect(await proxy.counts()).toEqual({ eth_getCode: 1 });
+    } finally {
+      await proxy.stop();
+    }
   }, 60_000);
 });
