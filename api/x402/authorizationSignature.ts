@@ -1,5 +1,14 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import { createPublicClient, fallback, getAddress, http } from "viem";
+import {
+  createPublicClient,
+  fallback,
+  getAddress,
+  http,
+  isAddressEqual,
+  isErc6492Signature,
+  isErc8010Signature,
+  recoverTypedDataAddress,
+} from "viem";
 import { transferWithAuthorizationTypes } from "../../abis/FiatTokenAbi";
 import type { RpcProvider } from "../chain/providers";
 import type { ExactEvmPaymentPayload } from "./parsePaymentSignature";
@@ -12,25 +21,28 @@ export type CheckAuthorizationSignature = (payload: ExactEvmPaymentPayload, term
 
 /**
  * Checks an authorization's signature alone (not its nonce, balance or time window): what tells the
- * payer's own retry of a payment already taken from a copy of its `from` and `nonce`. An EOA's
- * signature is recovered without the chain; a smart wallet's (ERC-1271, ERC-6492) is checked by a call
- * through `providers`, as x402's verification does.
+ * payer's own retry of a payment already taken from a copy of its `from` and `nonce`. The signature is
+ * recovered without the chain first; only when it is not the payer's and the payer may be a smart wallet
+ * (code at its address, or an ERC-6492/8010 wrapped signature) is it checked by a call through
+ * `providers`, as x402's verification does. A forgery for an EOA costs one code read, never a call, and a
+ * signature that cannot be recovered is a refusal, not an outage.
  */
 export function authorizationSignatureCheck(providers: readonly RpcProvider[]): CheckAuthorizationSignature {
   const client = createPublicClient({ transport: fallback(providers.map((provider) => http(provider.url))) });
-  return (payload, terms) => {
+  return async (payload, terms) => {
     const { authorization, signature } = payload.payload;
-    return client.verifyTypedData({
-      mode: "eoa",
-      address: getAddress(authorization.from),
-      ...authorizationTypedData(authorization, {
-        name: String(terms.extra?.name),
-        version: String(terms.extra?.version),
-        chainId: Number(terms.network.split(":")[1]),
-        asset: terms.asset,
-      }),
-      signature,
+    const address = getAddress(authorization.from);
+    const typedData = authorizationTypedData(authorization, {
+      name: String(terms.extra?.name),
+      version: String(terms.extra?.version),
+      chainId: Number(terms.network.split(":")[1]),
+      asset: terms.asset,
     });
+    const recovered = await recoverTypedDataAddress({ ...typedData, signature }).catch(() => null);
+    if (recovered && isAddressEqual(recovered, address)) return true;
+    const wrapped = isErc6492Signature(signature) || isErc8010Signature(signature);
+    if (!wrapped && !(await client.getCode({ address }))) return false;
+    return client.verifyTypedData({ address, ...typedData, signature });
   };
 }
 

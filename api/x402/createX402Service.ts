@@ -128,9 +128,9 @@ export type CreateX402ServiceParameters = {
    */
   staleClaimSeconds?: number;
   /**
-   * Age past which a recorded settlement is taken to be in any balance a provider reads (60: a block
-   * confirmed at evidence grade is behind every provider's head well within a minute); younger ones
-   * are checked against the chain when a payment of the same payer is claimed.
+   * How long before the read block's timestamp a recorded settlement is taken to be in the payer's
+   * balance read there (60: the chain's clock and ours may differ, and a settlement is recorded after
+   * its block); later ones are checked against the chain when a payment of the same payer is claimed.
    */
   settledInBalanceSeconds?: number;
   clock?: () => Date;
@@ -454,14 +454,15 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
           reason: "payment_identifier_conflict",
         });
       const requestPayment: RequestPayment = { id, route, resource, payload, requirements: ours };
-      /** A retry under an id already used: the same request, paid by the same payer (its signature checked), or a conflict. */
+      /**
+       * A retry under an id already used: the same request, paid by the same payer (its signature checked), or a
+       * conflict. The same authorization again is checked by its signature alone: its nonce is taken, and its
+       * from, nonce and id are no secret (the chain, a facilitator).
+       */
       const retryOf = async (row: X402PaymentRow): Promise<Result<Admission>> => {
         if (row.requestHash !== requestHash) return conflict();
-        if (row.id !== id) {
-          const refused = await verify(payload, ours, refuse);
-          if (refused) return refused;
-        }
-        return outcomeOf(row.id, requestPayment);
+        const refused = row.id === id ? await signatureRefusal(payload, ours, refuse) : await verify(payload, ours, refuse);
+        return refused ?? outcomeOf(row.id, requestPayment);
       };
 
       if (identifier.id) {
@@ -482,10 +483,12 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       if (refused) return refused;
 
       const payer = payerKey(ours, authorization.from);
-      const settledSince = new Date(clock().getTime() - settledInBalanceMs);
-      const funds = await p.readPayerFunds(authorization.from, await payerCommitments(p.db, payer, settledSince)).catch(() => null);
+      const recentlySettled = new Date(clock().getTime() - settledInBalanceMs);
+      const funds = await p.readPayerFunds(authorization.from, await payerCommitments(p.db, payer, recentlySettled)).catch(() => null);
       if (!funds)
         return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the payer's balance cannot be read");
+      // The balance is read at the pinned block, which a lagging provider keeps old: what was settled after it counts.
+      const settledSince = new Date(Math.min(funds.blockTime.getTime(), clock().getTime()) - settledInBalanceMs);
       const claimedAt = clock();
       const claimed = await claimWithinBalance(
         p.db,

@@ -9,6 +9,8 @@ import { blockTimestampCode } from "./resolvePendingSettlement";
 /** A payer's balance at one block, and what its payments in flight still take from it. */
 export type PayerFunds = {
   balance: bigint;
+  /** The read block's timestamp: a settlement recorded after it may not be in `balance` yet. */
+  blockTime: Date;
   /** What `commitments` may still take: each one's amount unless its authorization was used by that block or can no longer be. */
   committed(commitments: readonly PayerCommitment[]): bigint;
 };
@@ -50,6 +52,7 @@ export function payerFundsOnChain({ providers, chainId, token }: PayerFundsOnCha
       !(c.nonce && used.has(c.nonce.toLowerCase())) && !(c.validBefore !== null && now >= c.validBefore);
     return {
       balance: BigInt(balance.value),
+      blockTime: new Date(Number(now) * 1000),
       committed: (commitments) => commitments.filter(mayTake).reduce((sum, c) => sum + c.amount, 0n),
     };
   };

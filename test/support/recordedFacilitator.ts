@@ -100,6 +100,6 @@ export function recordedFacilitator(): RecordedFacilitator {
  * and signatures recovered (an EOA's needs no chain; anything else would ask a node that is not there).
  */
 export const offChainPayerChecks = {
-  readPayerFunds: async () => ({ balance: 2n ** 255n, committed: () => 0n }),
+  readPayerFunds: async () => ({ balance: 2n ** 255n, blockTime: new Date(), committed: () => 0n }),
   checkSignature: authorizationSignatureCheck([{ name: "none", url: "http://127.0.0.1:1", trusted: true }]),
 } satisfies Pick<CreateX402ServiceParameters, "readPayerFunds" | "checkSignature">;

@@ -1,10 +1,14 @@
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { routes } from "../../api/routes/routeTable";
+import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import type { X402Service } from "../../api/x402/createX402Service";
+import { parsePaymentPayload } from "../../api/x402/parsePaymentSignature";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
@@ -22,6 +26,9 @@ const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as numb
 const resource = { url, path };
 type Refusal = { error: string; reason?: string };
 const nonceOf = (payload: PaymentPayload) => (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+/** `payload` carrying the payment-identifier id `id`, as a header. */
+const headerWithId = (payload: PaymentPayload, id: string) =>
+  encodePaymentSignatureHeader({ ...payload, extensions: { "payment-identifier": { info: { required: false, id } } } } as PaymentPayload);
 
 /**
  * A payment taken but not answered (its settlement pending, or its claim left by a process that died)
@@ -101,5 +108,44 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
     const first = await forgeryRefusedGenuineServed(app, genuine.header, nonce);
     expect(await statusOf(admitted.value.payment.id)).toEqual({ status: "SETTLED", reason: "recovered_claim" });
     expect(await forgeryRefusedGenuineServed(app, genuine.header, nonce)).toBe(first);
+  }, 60_000);
+
+  test("attack: a paid answer kept under a payment-identifier id is asked for with a forged signature and that id: 402", async () => {
+    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
+    const app = await appOf(x402);
+    requirements = (await challengeOf(app, url)).accepts[0] as PaymentRequirements;
+    const id = generatePaymentId();
+    const genuine = await signedPayment(requirements, payerKey);
+    const paid = await send(app, headerWithId(genuine.payload, id));
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    // The payer's from and nonce copied from the chain, the id seen by a facilitator: the signature is someone else's.
+    const forged = await signedPayment(requirements, stranger, { nonce: nonceOf(genuine.payload) }, payer);
+    const refused = await send(app, headerWithId(forged.payload, id));
+    expect(refused.status).toBe(402);
+    expect((await refused.json()) as Refusal).toMatchObject({ error: "PAYMENT_INVALID", reason: "invalid_exact_evm_signature" });
+    expect(refused.headers.get("payment-response")).toBeNull();
+    const retried = await send(app, headerWithId(genuine.payload, id));
+    expect(retried.status, await retried.clone().text()).toBe(200);
+    expect(await retried.text()).toBe(await paid.text());
+  }, 60_000);
+
+  test("attack: a forged signature for an EOA payer is refused without a call to the chain", async () => {
+    requirements ??= (await challengeOf(await appOf(testX402Service(manifest, backend.store)), url)).accepts[0] as PaymentRequirements;
+    const proxy = await startRpcProxy(manifest.rpcUrl);
+    try {
+      const check = authorizationSignatureCheck([{ name: "proxy", url: proxy.url, trusted: true }]);
+      const payloadOf = async (signer: Hex) => {
+        const parsed = parsePaymentPayload((await signedPayment(requirements, signer, {}, payer)).payload);
+        if (!parsed.ok) throw new Error(parsed.reason);
+        return parsed.payload;
+      };
+      expect(await check(await payloadOf(payerKey), requirements)).toBe(true);
+      expect(await proxy.requests()).toBe(0);
+      expect(await check(await payloadOf(stranger), requirements)).toBe(false);
+      // One read of the payer's code (none: an EOA), no ERC-6492/1271 call, which a flood of forgeries would multiply.
+      expect(await proxy.counts()).toEqual({ eth_getCode: 1 });
+    } finally {
+      await proxy.stop();
+    }
   }, 60_000);
 });

@@ -3,10 +3,13 @@ import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { routes } from "../../api/routes/routeTable";
+import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
+import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { type ApiReplica, startApiReplica } from "../support/apiReplica";
 import { testClient, testManifest } from "../support/devnet";
 import type { Fetcher } from "../support/payingFetch";
+import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
 import { testFacilitator, testX402Service } from "../support/x402";
 import { challengeOf, fundedKey, giveUsdc, paidApp, usdcBalance } from "./support";
@@ -96,6 +99,49 @@ describe.each(backendNames)("x402: a payer's concurrent payments are bounded by 
   test("attack: the same burst split over two replicas of one store, each with its own gas key: one settlement in all", async () => {
     const [a, b] = [await replica(1), await replica(2)];
     await underfundedBurst([a.app, b.app], () => `http://127.0.0.1${auditPath}`, [a.gasKey, b.gasKey], payTo);
+  }, 120_000);
+
+  test("attack: a provider lagging behind a settlement older than a minute does not hide it from the balance check", async () => {
+    const payerKey = generatePrivateKey();
+    await giveUsdc(manifest, privateKeyToAccount(payerKey).address, 2n * price);
+    const beforeSettlement = Number(await testClient(manifest).getBlockNumber({ cacheTime: 0 }));
+    const url = `http://127.0.0.1${auditPath}`;
+    const { app } = await replica(3);
+    const requirements = (await challengeOf(app, url)).accepts[0] as PaymentRequirements;
+    const paid = await app.fetch(
+      new Request(url, { headers: { "payment-signature": (await signedPayment(requirements, payerKey)).header } }),
+    );
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    // Read ten minutes later through a provider whose head stays before the settlement: it shows the balance of two calls.
+    const proxy = await startRpcProxy(manifest.rpcUrl);
+    try {
+      await proxy.holdHead(beforeSettlement);
+      const later = new Date(Date.now() + 10 * 60_000);
+      const lagging = testX402Service(manifest, backend.store, {
+        facilitator: testFacilitator(manifest, await fundedKey(manifest)),
+        payTo,
+        clock: () => later,
+        readPayerFunds: payerFundsOnChain({
+          providers: [{ name: "lagging", url: proxy.url, trusted: true }],
+          chainId: 8453,
+          token: baseUsdc,
+        }),
+      });
+      const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as number };
+      const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
+      const admitted = [];
+      for (let i = 0; i < 2; i++) {
+        const { header } = await signedPayment(requirements, payerKey, { validBefore });
+        admitted.push(await lagging.admit(route, { url, path: auditPath }, header));
+      }
+      // The balance holds one more call: the second is refused, the settlement counted although a provider cannot see it.
+      expect(admitted.map((a) => (a.ok ? a.value.kind : (a.details as { reason?: string } | undefined)?.reason))).toEqual([
+        "PAY",
+        "payer_balance_committed",
+      ]);
+    } finally {
+      await proxy.stop();
+    }
   }, 120_000);
 });
 
