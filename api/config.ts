@@ -4,9 +4,8 @@ import { fileURLToPath } from "node:url";
 import { zeroAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
-import { baseBlockTimeSeconds } from "../base/baseChain";
+import { baseBlockTimeSeconds, baseChainId } from "../base/baseChain";
 import { IndexerEnv, type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
-import { parseIpBlock } from "./access/parseIpBlock";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -411,7 +410,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!mainnet && !e.DEVNET_ALLOW_PUBLIC_HOST && !isLoopbackHost(e.HOST)) {
     throw new ConfigError(
       `invalid configuration: HOST: the devnet (no BASE_RPC_URLS or BASE_RPC_PRIMARY_URL set) listens on loopback only, not ${e.HOST}: ` +
-        "it signs x402 offers and challenges with Base's chain id (8453) and USDC domain for a payout account whose key is public, " +
+        `it signs x402 offers and challenges with Base's chain id (${baseChainId}) and USDC domain for a payout account whose key is public, ` +
         "so a real wallet's payment authorization sent to it would be valid on Base. Use HOST=127.0.0.1, or set " +
         "DEVNET_ALLOW_PUBLIC_HOST=true if you mean to expose it",
     );
@@ -490,4 +489,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** One TRUSTED_PROXIES entry: an address and its prefix length (a bare address: the whole address). */
+export type IpBlock = { ip: string; prefix: number; family: "ipv4" | "ipv6" };
+
+/** `203.0.113.7`, `10.0.0.0/8` or `2001:db8::/32` as an IpBlock; anything else (a bad prefix included) undefined. */
+export function parseIpBlock(entry: string): IpBlock | undefined {
+  const [ip = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(ip);
+  if (version === 0 || rest.length > 0) return undefined;
+  const family = version === 4 ? "ipv4" : "ipv6";
+  const widest = version === 4 ? 32 : 128;
+  if (prefix === undefined) return { ip, prefix: widest, family };
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= widest ? { ip, prefix: Number(prefix), family } : undefined;
 }
