@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
-import { bareAddress } from "./bareAddress";
 import { parseIpBlock } from "../config";
+import { bareAddress } from "./bareAddress";
 
 /** Whether an address (a socket's peer, or a hop a proxy wrote) is one of the trusted proxies. */
 export type IsTrustedProxy = (address: string) => boolean;
