@@ -9,6 +9,11 @@ export type AnvilOptions = {
   /** Port on 127.0.0.1; 0 picks a free one. */
   port?: number;
   chainId?: number;
+  /**
+   * Another node's state at one block to start from (anvil's fork mode): a private copy of a seeded devnet
+   * that a test may change without changing it for the other files of the run.
+   */
+  fork?: { rpcUrl: string; blockNumber: number };
 };
 
 export type Anvil = {
@@ -43,7 +48,7 @@ export async function freePort(): Promise<number> {
  * transaction (seeding is fast that way; `evm_setIntervalMining` turns on timed blocks later), and
  * resolves once it answers JSON-RPC.
  */
-export async function startAnvil({ port = 0, chainId = baseChainId }: AnvilOptions = {}): Promise<Anvil> {
+export async function startAnvil({ port = 0, chainId = baseChainId, fork }: AnvilOptions = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
   const args = [
     "--accounts",
@@ -59,6 +64,7 @@ export async function startAnvil({ port = 0, chainId = baseChainId }: AnvilOptio
   ];
   // Larger code than the 24 KiB limit is allowed on the devnet so real-world-sized fixtures deploy.
   args.push("--code-size-limit", "100000");
+  if (fork) args.push("--fork-url", fork.rpcUrl, "--fork-block-number", String(fork.blockNumber));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {

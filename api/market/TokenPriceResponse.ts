@@ -43,6 +43,14 @@ export const TokenPriceResponse = z.strictObject({
   spread: z.strictObject({ minUsd: decimalText, maxUsd: decimalText, bps: decimalText }),
   minDepthUsd: decimalText,
   maxPools: z.int(),
+  /** How many pools the median rests on (the length of `pools`). */
+  poolCount: z.int().positive(),
+  /**
+   * True when the price rests on fewer than `solidPoolCount` (3) pools: then one pool's price moves it by
+   * itself (with two, the median is their mean). With three or more, one pushed pool moves the median at
+   * most to its neighbour's price, and shows in `spread`.
+   */
+  fewerThanThreePools: z.boolean(),
   /** The pools the median is over, deepest first. */
   pools: z.array(PricedPool),
   /** The deepest pools that hold the token but do not count, with why (at most `excludedShown`). */

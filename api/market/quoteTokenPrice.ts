@@ -11,6 +11,9 @@ import type { TokenPriceResponse } from "./TokenPriceResponse";
 /** Excluded pools listed in an answer, deepest first (the count says how many there are in all). */
 export const excludedShown = 10;
 
+/** The fewest pools a median may rest on for no single pool to move it by itself (one outlier among three). */
+export const solidPoolCount = 3;
+
 /**
  * A token's USD price as the spec defines it: the median of the up-to-five deepest indexed pools holding
  * it, with the pools, their spread and the route to USD. UNKNOWN_SYMBOL (with the supported list) for an
@@ -70,6 +73,8 @@ function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<
     spread: spreadOf(price),
     minDepthUsd: formatRatio(snapshot.rules.minDepthUsd, usdDigits),
     maxPools: snapshot.rules.maxPools,
+    poolCount: price.pools.length,
+    fewerThanThreePools: price.pools.length < solidPoolCount,
     pools: price.pools.map(describePool),
     excluded: price.excluded.slice(0, excludedShown).map((c) => ({ ...describePool(c), reason: c.exclusion ?? "EMPTY" })),
     excludedCount: price.excluded.length,

@@ -195,6 +195,8 @@ export const discoveryExamples: Record<string, { pathParams?: Record<string, str
       },
       minDepthUsd: "50000",
       maxPools: 5,
+      poolCount: 1,
+      fewerThanThreePools: true,
       pools: [
         {
           address: "0x9b024df176ae22381693a1efeaab8c24fc8d78ea",

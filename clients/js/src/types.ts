@@ -222,6 +222,10 @@ export type TokenPrice = {
   spread: { minUsd: string; maxUsd: string; bps: string };
   minDepthUsd: string;
   maxPools: number;
+  /** How many pools the median rests on. */
+  poolCount: number;
+  /** True when fewer than three pools: one pool's price then moves the answer by itself. */
+  fewerThanThreePools: boolean;
   pools: Record<string, unknown>[];
   excluded: Record<string, unknown>[];
   excludedCount: number;
