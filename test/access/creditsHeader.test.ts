@@ -28,18 +28,25 @@ describe("X-Credits-Remaining on key-paid answers, over every metered route of t
     for (const route of meteredRoutes) {
       const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name] ?? "");
       const body = bodies[route.path];
-      const res = await app.request(path, {
-        method: route.method.toUpperCase(),
-        headers: { "x-api-key": apiKey, ...(body ? { "content-type": "application/json" } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const remaining = res.headers.get("x-credits-remaining");
-      const text = await res.text();
-      expect(remaining, `${route.name}: ${res.status} ${text}`).toMatch(/^\d+$/);
-      answered.push({ route: route.name, status: res.status, text: text.slice(0, 100) });
-      const charged = res.status >= 200 && res.status < 300 ? (route.credits ?? 0) : 0;
-      if (previous !== undefined) expect(Number(remaining), route.name).toBe(previous - charged);
-      previous = Number(remaining);
+      // A chain read that timed out on a loaded machine is a 503 like the index routes' own: asked again
+      // (up to three times in all), each answer checked; the index routes' 503 stays what it is.
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        const res = await app.request(path, {
+          method: route.method.toUpperCase(),
+          headers: { "x-api-key": apiKey, ...(body ? { "content-type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        const remaining = res.headers.get("x-credits-remaining");
+        const text = await res.text();
+        expect(remaining, `${route.name}: ${res.status} ${text}`).toMatch(/^\d+$/);
+        const charged = res.status >= 200 && res.status < 300 ? (route.credits ?? 0) : 0;
+        if (previous !== undefined) expect(Number(remaining), route.name).toBe(previous - charged);
+        previous = Number(remaining);
+        if (res.status !== 503 || text.includes("the index has no consistent head") || attempt === 3) {
+          answered.push({ route: route.name, status: res.status, text: text.slice(0, 100) });
+          break;
+        }
+      }
     }
     // The chain-read routes answer 2xx here; the index routes answer 503 (this index holds no market
     // tables): their 2xx answers are checked in test/market/marketRoutes.test.ts.
