@@ -245,7 +245,12 @@ export const routes = {
     access: "public",
     counted: true,
     request: addressPath,
-    responses: { 200: { description: "AuditResponse with `demo`, or a PREVIEW record", headers: provenanceHeaders } },
+    responses: {
+      200: {
+        description: "AuditResponse or a PREVIEW record, both with `demo: {allowlisted, samples}`: the samples",
+        headers: provenanceHeaders,
+      },
+    },
     errors: ["CREDENTIAL_IN_QUERY", "INVALID_ADDRESS", "RATE_LIMITED", ...observationErrors],
   }),
   audit: defineRoute({
