@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps) {
     clientBucket: deps.access.clientBucket,
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
-  mountSiteRoutes(mount, deps.access);
+  mountSiteRoutes(mount, { origins, samples: deps.capability.samples });
   mountCatalogueRoutes(mount, app, { ...deps.access, x402: deps.x402 });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));

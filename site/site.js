@@ -216,9 +216,14 @@ document.addEventListener("DOMContentLoaded", () => {
     node.addEventListener("click", () => sendEvent({ event: "ctaClicked", page, cta: node.dataset.cta }));
   }
   document.getElementById("demo-form").addEventListener("submit", runDemo);
-  document.getElementById("demo-example").addEventListener("click", () => {
-    document.getElementById("demo-address").value = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-  });
+  // The allowlist, listed by the server: a sample's button fills in its address.
+  for (const sample of document.querySelectorAll("#demo-samples [data-address]")) {
+    sample.addEventListener("click", () => {
+      const input = document.getElementById("demo-address");
+      input.value = sample.dataset.address;
+      input.focus();
+    });
+  }
   showPlans();
   showStatus();
 });

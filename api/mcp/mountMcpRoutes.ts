@@ -10,6 +10,7 @@ import { routes } from "../routes/routeTable";
 import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
 import { createSseSessions } from "./createSseSessions";
 import type { McpTool } from "./mcpTools";
+import { registryEntry } from "./registryEntry";
 import { serverCard } from "./serverCard";
 
 /** The MCP endpoints' bounds and browser policy (the per-minute request budget is the access chain's: `rateLimited: "MCP"`). */
@@ -43,7 +44,7 @@ const maxMessageBytes = defaultMaxBodyBytes;
 /**
  * The MCP endpoints: the Streamable HTTP one (the v2 SDK's stateless handler, 2026-07-28 and the 2025-era
  * versions) behind our Origin, Accept and one-message-per-POST checks; the legacy SSE stream and its messages (2024-11-05)
- * over our own session transport; and the server card.
+ * over our own session transport; the server card, and the entry for the official MCP registry.
  */
 export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, clientBucket, options }: MountMcpRoutesParameters): void {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -108,16 +109,22 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     session.receive(parsed, { request: c.req.raw, authInfo: connectionOf(c) });
     return c.json({ accepted: true as const }, 200);
   });
-  const cards = new Map<string, ReturnType<typeof serverCard>>();
-  mount(routes.mcpServerCard, (c) => {
-    const origin = requestOrigin(c, origins);
-    let card = cards.get(origin);
-    if (!card) {
-      card = serverCard(tools, origin);
-      cards.set(origin, card);
-    }
-    return c.json(card, 200);
-  });
+  const card = perOrigin((origin) => serverCard(tools, origin));
+  mount(routes.mcpServerCard, (c) => c.json(card(requestOrigin(c, origins)), 200));
+  const entry = perOrigin((origin) => registryEntry(origin, origins));
+  mount(routes.mcpRegistryEntry, (c) => c.json(entry(requestOrigin(c, origins)), 200));
+}
+
+/** `build` of an origin, built once: a request names one of the service's (at most two) origins. */
+function perOrigin<T>(build: (origin: string) => T): (origin: string) => T {
+  const built = new Map<string, T>();
+  return (origin) => {
+    const known = built.get(origin);
+    if (known !== undefined) return known;
+    const made = build(origin);
+    built.set(origin, made);
+    return made;
+  };
 }
 
 /** One JSON-RPC message, a JSON object; anything else is answered here as a JSON-RPC error (a batch array runs nothing). */

@@ -1,33 +1,20 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { routes } from "../routes/routeTable";
 import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
 import { mcpToolDiscovery } from "../x402/discovery/mcpToolDiscovery";
 import { mcpServerInfo, mcpToolAnnotations } from "./createMcpServerFactory";
+import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
 import type { McpTool } from "./mcpTools";
-
-/** The 2026-era revision the v2 server packages negotiate (they do not export their list of it). */
-export const modernProtocolVersions = ["2026-07-28"] as const;
 
 /**
  * The MCP server card of `origin` (GET /.well-known/mcp/server-card.json): what an agent or a registry
  * needs to use the tools without connecting, built from the same tool definitions the server registers.
  */
 export function serverCard(tools: readonly McpTool[], origin: string) {
-  const streamable = [...modernProtocolVersions, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= "2025-03-26")];
   return {
     serverInfo: mcpServerInfo,
-    description:
-      "Static bytecode capability observations of Base contracts and sourced Base market data (gas, token prices, DEX liquidity, whale transfers).",
-    transports: [
-      { type: "streamable-http", url: `${origin}${routes.mcp.path}`, protocolVersions: streamable },
-      {
-        type: "sse",
-        url: `${origin}${routes.mcpSse.path}`,
-        messagesUrl: `${origin}${routes.mcpMessages.path}`,
-        protocolVersions: ["2024-11-05"],
-      },
-    ],
+    description: mcpServerDescription,
+    transports: mcpEndpoints(origin),
     authentication: {
       required: false,
       description:

@@ -49,11 +49,12 @@ export function mountDemoRoutes(mount: MountRoute, deps: DemoRouteDeps) {
     if (allowlisted.has(address.toLowerCase())) {
       return answerJson(c, { ...audit, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
     }
+    // The preview names the allowlist too: a caller learns which addresses the demo answers in full without guessing.
     const upgrade = {
       paidRoute: routes.audit.path.replace("{address}", address),
       x402PriceUsd: routes.audit.x402PriceUsd,
       plans: routes.plans.path,
     };
-    return answerJson(c, previewAudit(audit, upgrade), 200, headers);
+    return answerJson(c, { ...previewAudit(audit, upgrade), demo: { allowlisted: false, samples: deps.samples } }, 200, headers);
   });
 }

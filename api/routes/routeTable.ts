@@ -245,7 +245,12 @@ export const routes = {
     access: "public",
     counted: true,
     request: addressPath,
-    responses: { 200: { description: "AuditResponse with `demo`, or a PREVIEW record", headers: provenanceHeaders } },
+    responses: {
+      200: {
+        description: "AuditResponse or a PREVIEW record, both with `demo: {allowlisted, samples}`: the samples",
+        headers: provenanceHeaders,
+      },
+    },
     errors: ["CREDENTIAL_IN_QUERY", "INVALID_ADDRESS", "RATE_LIMITED", ...observationErrors],
   }),
   audit: defineRoute({
@@ -525,6 +530,18 @@ export const routes = {
     access: "public",
     rateLimited: false,
     responses: { 200: { description: "The server card" } },
+    errors: ["CREDENTIAL_IN_QUERY"],
+  }),
+  mcpRegistryEntry: defineRoute({
+    group: "MCP",
+    method: "get",
+    path: "/.well-known/mcp/server.json",
+    summary: "MCP registry entry (server.json, the official registry's 2025-12-11 schema): the remote endpoints and the stdio npm package",
+    description:
+      "What an operator publishes to the official MCP registry with its publisher CLI (mcp-publisher publish). Built from the same definitions as the server card: the same name, version, description and endpoint URLs.",
+    access: "public",
+    rateLimited: false,
+    responses: { 200: { description: "The server.json document" } },
     errors: ["CREDENTIAL_IN_QUERY"],
   }),
   gatewayProxyDigest: defineRoute({

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context } from "hono";
+import type { DemoSample } from "../capability/demoSamples";
 import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { freeKeyMessage } from "../keys/intentMessage";
@@ -30,8 +31,18 @@ function file(path: string, type: string): StaticFile {
 }
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** The site's page with the origin and an example of the exact free-key message filled in. */
-function homePage(origin: string): StaticFile {
+/** The demo's allowlist as list items: a button that fills in the address, and the address. */
+function sampleItems(samples: readonly DemoSample[]): string {
+  return samples
+    .map(
+      ({ name, address }) =>
+        `<li><button type="button" class="link" data-address="${escapeHtml(address)}">${escapeHtml(name)}</button> <code>${escapeHtml(address)}</code></li>`,
+    )
+    .join("");
+}
+
+/** The site's page with the origin, the demo's allowlist and an example of the exact free-key message filled in. */
+function homePage(origin: string, samples: readonly DemoSample[]): StaticFile {
   const example = freeKeyMessage({
     origin,
     intentId: "int_000000000000000000000000",
@@ -41,6 +52,7 @@ function homePage(origin: string): StaticFile {
   });
   const html = readFileSync(join(siteDirectory, "index.html"), "utf8")
     .replaceAll("{{origin}}", escapeHtml(origin))
+    .replace("{{demoSamples}}", sampleItems(samples))
     .replace("{{freeKeyMessage}}", escapeHtml(example));
   return { body: new TextEncoder().encode(html), type: "text/html; charset=utf-8" };
 }
@@ -49,8 +61,8 @@ function homePage(origin: string): StaticFile {
  * The site at `/` (and its script and style sheet under /site/) and the interactive API docs at
  * /docs (swagger-ui-dist's bundle, served from this origin), read once into memory.
  */
-export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigins }) {
-  const home = homePage(deps.origins.public);
+export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigins; samples: readonly DemoSample[] }) {
+  const home = homePage(deps.origins.public, deps.samples);
   const docs = file(join(siteDirectory, "docs.html"), "text/html; charset=utf-8");
   const siteAssets: Record<string, StaticFile> = {
     "site.js": file(join(siteDirectory, "site.js"), "text/javascript; charset=utf-8"),

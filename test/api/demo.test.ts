@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
+import { demoSamples } from "../../api/capability/demoSamples";
 import type { IndexDb } from "../../api/index/indexDb";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
@@ -35,6 +36,17 @@ describe("GET /v1/demo/audit/{address}", () => {
     });
     expect(body).not.toHaveProperty("capabilityScore");
     expect(body).not.toHaveProperty("capabilities");
+  });
+
+  test("behavior: the preview lists the demo allowlist, and a listed sample is then answered in full", async () => {
+    const res = await app.request(`/v1/demo/audit/${manifest.contracts.diamondMintFacet}`);
+    const { demo } = (await res.json()) as { demo: { allowlisted: boolean; samples: { name: string; address: string }[] } };
+    expect(demo).toEqual({ allowlisted: false, samples: demoSamples(undefined, manifest) });
+    expect(demo.samples.map((s) => s.name)).toContain("plainToken");
+    const listed = demo.samples.find((s) => s.name === "plainToken");
+    const full = (await (await app.request(`/v1/demo/audit/${listed?.address}`)).json()) as Record<string, unknown>;
+    expect(full).toMatchObject({ status: "SUCCESS", demo: { allowlisted: true, samples: demo.samples } });
+    expect(typeof full.capabilityScore).toBe("number");
   });
 
   test("behavior: lowercase and checksummed addresses are the same sample", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { demoSamples } from "../../api/capability/demoSamples";
 import { checkStatus } from "../../api/health/checkStatus";
 import { createHealthSampler } from "../../api/health/createHealthSampler";
 import { requiredSamples } from "../../api/health/readAvailability";
@@ -190,6 +191,24 @@ describe("the site and the docs page in a real browser (Debian's chromium)", () 
         "EVENT ctaClicked home runDemoAudit": 1,
         "SERVED GET /v1/demo/audit/{address} VIA FREE": 2,
       });
+  }, 60_000);
+
+  test("behavior: the demo's allowlist is shown before any audit; picking a sample fills in its address, which is answered in full", async () => {
+    const { page, errors } = await openPage("/");
+    const list = page.locator("#demo-samples");
+    expect(await list.isVisible()).toBe(true);
+    const shown = await list
+      .locator("li")
+      .evaluateAll((items) => items.map((li) => [li.querySelector("button")?.textContent, li.querySelector("code")?.textContent]));
+    expect(shown).toEqual(demoSamples(undefined, manifest).map((s) => [s.name, s.address]));
+    await list.getByRole("button", { name: "plainToken", exact: true }).click();
+    expect(await page.getByLabel("Contract address on Base").inputValue()).toBe(manifest.contracts.plainToken);
+    await page.getByRole("button", { name: "Audit" }).click();
+    await page.locator("#demo-facts").waitFor();
+    expect(await page.locator("#demo-facts").textContent()).toContain("Full evidence (published sample)");
+    await page.locator("#demo").screenshot({ path: join(outputDir, "site-demo-samples.png") });
+    await page.close();
+    expect(errors).toEqual([]);
   }, 60_000);
 
   test("behavior: both pages are served under a strict Content-Security-Policy, with every script and style sheet from this origin", async () => {

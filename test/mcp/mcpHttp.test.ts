@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import { validateDiscoveryExtension } from "@x402/extensions/bazaar";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { mcpEnv } from "../../clients/js/src/mcp/readMcpConfig";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
 import { connectV2Sse, type McpTestService, proKey, startMcpService } from "./support";
@@ -31,6 +35,9 @@ const initialize = (version: string) => ({
   body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo } },
 });
 const legacyVersions = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/** The official MCP registry's server.json schema, a copy of its 2025-12-11 version, and the JS client's package. */
+const registrySchemaPath = new URL("../../docs/schemas/mcp-registry-server-2025-12-11.schema.json", import.meta.url);
+const clientPackagePath = new URL("../../clients/js/package.json", import.meta.url);
 
 let service: McpTestService;
 let apiKey: string;
@@ -275,5 +282,81 @@ describe("discovery", () => {
     expect(Object.keys(doc.paths["/sse"] ?? {})).toEqual(["get"]);
     expect(Object.keys(doc.paths["/messages"] ?? {})).toEqual(["post"]);
     expect(Object.keys(doc.paths["/.well-known/mcp/server-card.json"] ?? {})).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/.well-known/mcp/server.json"] ?? {})).toEqual(["get"]);
   });
+});
+
+type RegistryEntry = {
+  $schema: string;
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  remotes: { type: string; url: string; headers: { name: string }[] }[];
+  packages: { environmentVariables: { name: string; value?: string }[] }[];
+};
+type ServerCard = {
+  serverInfo: { name: string; title: string; version: string };
+  description: string;
+  transports: { type: string; url: string }[];
+  authentication: { headers: { name: string }[] };
+};
+
+describe("registry entry", () => {
+  test("default: server.json is valid by the official MCP registry's schema (2025-12-11, kept in docs/schemas/) and lists both remotes and the client's stdio package", async () => {
+    const res = await fetch(`${service.origin}/.well-known/mcp/server.json`);
+    expect(res.status).toBe(200);
+    const entry = (await res.json()) as RegistryEntry;
+    const schema = JSON.parse(readFileSync(registrySchemaPath, "utf8")) as { $id: string };
+    const ajv = new Ajv({ allErrors: true });
+    ajv.addKeyword("example");
+    addFormats(ajv);
+    const valid = ajv.compile(schema);
+    expect(valid(entry), ajv.errorsText(valid.errors)).toBe(true);
+    expect(entry.$schema).toBe(schema.$id);
+    // The validation is the schema's: the card's earlier 163-character description would have been refused.
+    expect(valid({ ...entry, description: "d".repeat(101) })).toBe(false);
+
+    expect(entry.remotes.map((r) => [r.type, r.url, r.headers.map((h) => h.name)])).toEqual([
+      ["streamable-http", `${testOrigins.public}/mcp`, ["x-api-key"]],
+      ["sse", `${testOrigins.public}/sse`, ["x-api-key"]],
+    ]);
+    const client = JSON.parse(readFileSync(clientPackagePath, "utf8")) as { name: string; version: string; mcpName: string };
+    expect(entry.name).toBe(client.mcpName);
+    expect(entry.packages).toMatchObject([
+      {
+        registryType: "npm",
+        identifier: client.name,
+        version: client.version,
+        runtimeHint: "npx",
+        transport: { type: "stdio" },
+        packageArguments: [{ type: "positional", value: "mcp" }],
+      },
+    ]);
+    // The stdio command's own variables, pointed at this deployment (and its fallback host).
+    const environment = entry.packages[0]?.environmentVariables ?? [];
+    expect(environment.map((v) => v.name)).toEqual(Object.values(mcpEnv));
+    expect(environment.filter((v) => v.value).map((v) => [v.name, v.value])).toEqual([
+      [mcpEnv.baseUrl, testOrigins.public],
+      [mcpEnv.fallbackUrl, testOrigins.fallback],
+    ]);
+  });
+
+  test.each([
+    ["the public origin", testOrigins.public, {}],
+    ["the fallback host", testOrigins.fallback, { host: new URL(testOrigins.fallback).host }],
+  ])(
+    "behavior: reached through %s, server.json and the server card agree: title, version, description, and each endpoint's type and URL",
+    async (_, origin, headers) => {
+      const get = async <T>(path: string) => (await (await service.app.request(path, { headers })).json()) as T;
+      const entry = await get<RegistryEntry>("/.well-known/mcp/server.json");
+      const card = await get<ServerCard>("/.well-known/mcp/server-card.json");
+      expect(entry.remotes.map((r) => [r.type, r.url])).toEqual(card.transports.map((t) => [t.type, t.url]));
+      expect(card.transports.map((t) => t.url)).toEqual([`${origin}/mcp`, `${origin}/sse`]);
+      expect([entry.title, entry.version, entry.description]).toEqual([card.serverInfo.title, card.serverInfo.version, card.description]);
+      expect(entry.name.endsWith(`/${card.serverInfo.name}`)).toBe(true);
+      const cardHeaders = card.authentication.headers.map((h) => h.name);
+      for (const remote of entry.remotes) for (const { name } of remote.headers) expect(cardHeaders).toContain(name);
+    },
+  );
 });
