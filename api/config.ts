@@ -161,6 +161,8 @@ export const EnvSchema = z.object({
   BASE_RPC_URLS: urlList.optional(),
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
   BASE_RPC_PRIMARY_URL: z.string().url().optional(),
+  /** How long one JSON-RPC batch to a provider may take before that provider counts as not answering. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4000),
   DATABASE_URL: z.string().url().optional(),
   /** Ponder's schema for this deploy of the indexing code. */
   DATABASE_SCHEMA: z
@@ -295,8 +297,8 @@ export type Env = z.infer<typeof EnvSchema>;
 export type AbuseLimits = { [K in keyof typeof defaultAbuseLimits]: number };
 
 export type ChainMode =
-  | { kind: "devnet"; manifestPath: string; providerUrls: string[] }
-  | { kind: "mainnet"; primaryUrl: string | undefined; publicUrls: string[] };
+  | { kind: "devnet"; manifestPath: string; providerUrls: string[]; rpcTimeoutMs: number }
+  | { kind: "mainnet"; primaryUrl: string | undefined; publicUrls: string[]; rpcTimeoutMs: number };
 
 export type Config = {
   port: number;
@@ -429,8 +431,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ponderHeapMb: e.PONDER_HEAP_MB ?? (mainnet ? undefined : devnetPonderHeapMb),
     ponderReplicaHeapMb: e.PONDER_REPLICA_HEAP_MB ?? (mainnet ? e.PONDER_HEAP_MB : devnetReplicaHeapMb),
     chain: mainnet
-      ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [] }
-      : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [] },
+      ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS }
+      : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS },
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.PGLITE_DIR },
     databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,

@@ -54,7 +54,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     providers,
     // Shared for half a block, as the gas route's; with the pin shared for a tenth (indexHeadTtlMs), the
     // pinned head is at most six tenths of a block old, plus the read's own time.
-    readHead: shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000), { ttlMs: blockTimeMs / 2 }),
+    readHead: shareHeadReads(probeProvider, { ttlMs: blockTimeMs / 2 }),
     maxIndexLagBlocks,
     // A tenth of a block: the index head an answer reflects is at most that much older than a fresh read.
     indexHeadTtlMs: blockTimeMs / 10,
@@ -106,7 +106,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   onePerProcess("healthSampler", () => {
     const sampler = createHealthSampler({
       db: appStore.db,
-      check: () => checkStatus({ ...status, readHead: (provider, tag) => probeProvider(provider, tag, 2000) }),
+      check: () => checkStatus({ ...status, readHead: probeProvider }),
       gatewayConfigured: config.access.gatewayProxySecretSha256 !== undefined,
       intervalSeconds: healthSampleIntervalSeconds,
     });

@@ -1,5 +1,5 @@
 import type { RpcProvider } from "./providers";
-import { rpcBatch } from "./rpcBatch";
+import { defaultRpcTimeoutMs, rpcBatch } from "./rpcBatch";
 
 /** One provider's latest block, or why it did not answer. */
 export type ProviderHead =
@@ -9,8 +9,15 @@ export type ProviderHead =
 /** Reads a provider's head, or its block `tag`, as a value: a failure never throws. */
 export type ReadHead = (provider: RpcProvider, tag?: string) => Promise<ProviderHead>;
 
-/** Asks one provider for a block (its latest by default): number and hash, with the latency. */
-export async function probeProvider(provider: RpcProvider, tag = "latest", timeoutMs?: number): Promise<ProviderHead> {
+/**
+ * Asks one provider for a block (its latest by default): number and hash, with the latency. A head is one
+ * small read that gates the rest, so it waits half the provider's batch timeout by default (2 s).
+ */
+export async function probeProvider(
+  provider: RpcProvider,
+  tag = "latest",
+  timeoutMs = (provider.timeoutMs ?? defaultRpcTimeoutMs) / 2,
+): Promise<ProviderHead> {
   const started = performance.now();
   const [outcome] = await rpcBatch(provider, [{ method: "eth_getBlockByNumber", params: [tag, false] }], timeoutMs);
   const latencyMs = Math.round(performance.now() - started);

@@ -6,6 +6,8 @@ export type RpcProvider = {
   url: string;
   /** A provider we operate or pay for: its answer alone is evidence grade. */
   trusted: boolean;
+  /** How long one batch may take before this provider counts as not answering (RPC_TIMEOUT_MS); default 4 s. */
+  timeoutMs?: number;
 };
 
 /**
@@ -14,17 +16,18 @@ export type RpcProvider = {
  * by the public ones.
  */
 export function resolveProviders(chain: Config["chain"], devnetRpcUrl?: string): RpcProvider[] {
+  const timeoutMs = chain.rpcTimeoutMs;
   if (chain.kind === "devnet") {
-    if (chain.providerUrls.length > 0) return publicProviders(chain.providerUrls);
+    if (chain.providerUrls.length > 0) return publicProviders(chain.providerUrls, timeoutMs);
     if (!devnetRpcUrl) throw new Error("the devnet RPC URL is needed in devnet mode");
-    return [{ name: "devnet", url: devnetRpcUrl, trusted: true }];
+    return [{ name: "devnet", url: devnetRpcUrl, trusted: true, timeoutMs }];
   }
   const primary: RpcProvider[] = chain.primaryUrl
-    ? [{ name: `primary:${new URL(chain.primaryUrl).hostname}`, url: chain.primaryUrl, trusted: true }]
+    ? [{ name: `primary:${new URL(chain.primaryUrl).hostname}`, url: chain.primaryUrl, trusted: true, timeoutMs }]
     : [];
-  return [...primary, ...publicProviders(chain.publicUrls)];
+  return [...primary, ...publicProviders(chain.publicUrls, timeoutMs)];
 }
 
-function publicProviders(urls: string[]): RpcProvider[] {
-  return urls.map((url, i) => ({ name: `public-${i + 1}:${new URL(url).hostname}`, url, trusted: false }));
+function publicProviders(urls: string[], timeoutMs: number): RpcProvider[] {
+  return urls.map((url, i) => ({ name: `public-${i + 1}:${new URL(url).hostname}`, url, trusted: false, timeoutMs }));
 }

@@ -1,5 +1,8 @@
 import type { RpcProvider } from "./providers";
 
+/** RPC_TIMEOUT_MS's default: how long one batch may take before its provider counts as not answering. */
+export const defaultRpcTimeoutMs = 4000;
+
 export type RpcRequest = { method: string; params: unknown[] };
 
 /** One answer of a batch: a result, or why there is none. */
@@ -9,7 +12,11 @@ export type RpcOutcome = { ok: true; result: unknown } | { ok: false; error: str
  * Sends `requests` to `provider` as one JSON-RPC batch (one HTTP round trip) and returns the answers
  * in request order. Transport failures and malformed answers become failed outcomes, never throws.
  */
-export async function rpcBatch(provider: RpcProvider, requests: readonly RpcRequest[], timeoutMs = 4000): Promise<RpcOutcome[]> {
+export async function rpcBatch(
+  provider: RpcProvider,
+  requests: readonly RpcRequest[],
+  timeoutMs = provider.timeoutMs ?? defaultRpcTimeoutMs,
+): Promise<RpcOutcome[]> {
   if (requests.length === 0) return [];
   const body = requests.map((r, id) => ({ jsonrpc: "2.0", id, method: r.method, params: r.params }));
   let answers: unknown;

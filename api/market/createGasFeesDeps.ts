@@ -26,6 +26,6 @@ export const gasFeesCacheEntries = 4;
  */
 export function createGasFeesDeps({ providers, chainId, blockTimeMs, now }: CreateGasFeesDepsParameters): ObserveGasFeesDeps {
   // A provider that hangs costs a pin two seconds at most.
-  const readHead = shareHeadReads((provider, tag) => probeProvider(provider, tag, 2000), { ttlMs: blockTimeMs / 2, now });
+  const readHead = shareHeadReads(probeProvider, { ttlMs: blockTimeMs / 2, now });
   return { providers, chainId, readHead, cache: createBlockCache<GasObservation>({ maxEntries: gasFeesCacheEntries }), now };
 }

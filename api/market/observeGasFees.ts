@@ -76,7 +76,7 @@ export async function observeGasFees(deps: ObserveGasFeesDeps): Promise<Result<G
 async function observeAt(deps: ObserveGasFeesDeps, pinned: ObservationBlock, now: () => Date): Promise<Result<GasObservation>> {
   const first = await readAt(deps, pinned);
   if (first !== "headMoved") return first;
-  const repinned = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now, timeoutMs: 2000 });
+  const repinned = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now });
   if (!repinned.evidenceGrade) return unpinnedRefusal(repinned);
   const second = await readAt(deps, repinned);
   if (second !== "headMoved") return second;

@@ -16,7 +16,7 @@ export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSecond
  */
 export function createStatusCheck(deps: CheckStatusDeps, history: StatusHistoryDeps): () => Promise<StatusReport> {
   // A provider that hangs costs the status page two seconds at most.
-  const readHead = shareHeadReads(deps.readHead ?? ((provider, tag) => probeProvider(provider, tag, 2000)), { now: deps.now });
+  const readHead = shareHeadReads(deps.readHead ?? probeProvider, { now: deps.now });
   const now = history.clock ?? (() => new Date());
   return async () => {
     const [report, availability] = await Promise.all([

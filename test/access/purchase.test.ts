@@ -2,7 +2,7 @@ import { type Address, erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/keys/records";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import {
   accessApp,
@@ -315,7 +315,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     try {
       await atPayment.holdHead(Number(receipt.blockNumber));
       const early = await claim(i, receipt.transactionHash, account, {
-        providers: [{ name: "devnet", url: atPayment.url, trusted: true }],
+        providers: [devnetProvider(atPayment.url)],
       });
       expect(early.status, await early.clone().text()).toBe(400);
       expect(await early.json()).toMatchObject({ error: "PAYMENT_NOT_FINAL", confirmations: 1, required: 3 });

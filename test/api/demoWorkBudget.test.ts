@@ -9,7 +9,7 @@ import type { IndexDb } from "../../api/index/indexDb";
 import { mine } from "../access/support";
 import { testAccessDeps, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
-import { testManifest } from "../support/devnet";
+import { devnetProvider, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
@@ -91,7 +91,7 @@ describe("the demo's work budget under a parallel burst from one client", () => 
     return (counts.eth_getCode ?? 0) + (counts.eth_getStorageAt ?? 0) + (counts.eth_call ?? 0);
   };
   const appOverProxy = () => {
-    const providers = [{ name: "counted", url: proxy.url, trusted: true }];
+    const providers = [devnetProvider(proxy.url, "counted")];
     const deps = testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }) });
     // No observation cache: each request observes afresh, as requests for distinct heavy contracts would.
     return createApp({

@@ -15,7 +15,7 @@ import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";
 import { testAppStore } from "../support/access";
 import { testAppDeps } from "../support/app";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { testFacilitator } from "../support/x402";
 
@@ -48,7 +48,7 @@ const statusApp = (
         indexDb: db,
         appStore,
         payoutAddress: manifest.payoutAddress,
-        providers: typeof providers === "string" ? [{ name: "devnet", url: providers, trusted: true }] : providers,
+        providers: typeof providers === "string" ? [devnetProvider(providers)] : providers,
         chainId: 8453,
         source: "devnet",
         maxIndexLagBlocks: 5,
@@ -125,7 +125,7 @@ describe("GET /v1/status", () => {
     });
     expect(await x402Of(cutOff)).toMatchObject({ x402: "UNAVAILABLE", x402Reason: "RPC_UNREACHABLE" });
     // The facilitator settles through the providers: a lone public one is not evidence grade.
-    const lonePublic = [{ name: "public-1", url: manifest.rpcUrl, trusted: false }];
+    const lonePublic = [{ ...devnetProvider(manifest.rpcUrl, "public-1"), trusted: false }];
     expect(await x402Of(testFacilitator(manifest), lonePublic)).toMatchObject({
       x402: "UNAVAILABLE",
       x402Reason: "CHAIN_NOT_EVIDENCE_GRADE",
@@ -179,8 +179,8 @@ describe("GET /v1/status", () => {
       const app = statusApp(
         indexDb,
         [
-          { name: "primary:127.0.0.1", url: primary as string, trusted: true },
-          { name: "public-1:127.0.0.1", url: publicOne as string, trusted: false },
+          devnetProvider(primary as string, "primary:127.0.0.1"),
+          { ...devnetProvider(publicOne as string, "public-1:127.0.0.1"), trusted: false },
         ],
         testAppStore(),
         { now: () => now },
@@ -206,7 +206,7 @@ describe("GET /v1/status", () => {
     try {
       const ask = async (providers: RpcProvider[]) =>
         StatusReport.parse(await (await statusApp(indexDb, providers).request("/v1/status")).json());
-      const publicOnes = proxies.map((p, i) => ({ name: `public-${i}`, url: p.url, trusted: false }));
+      const publicOnes = proxies.map((p, i) => ({ ...devnetProvider(p.url, `public-${i}`), trusted: false }));
       const one = await ask(publicOnes.slice(0, 1));
       expect(one.rpc).toMatchObject({ available: true, trustLevel: "UNVERIFIED", reason: "NO_PUBLIC_QUORUM" });
       expect(one.verdictQuality).toBe("UNVERIFIED");

@@ -5,11 +5,11 @@ import { auditContract, scoreContract } from "../../api/capability/auditContract
 import { preflightTransaction, TransactionPreflightRequest } from "../../api/capability/preflightTransaction";
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import type { RpcProvider } from "../../api/chain/providers";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
-const devnet: RpcProvider = { name: "devnet", url: manifest.rpcUrl, trusted: true };
+const devnet = devnetProvider(manifest.rpcUrl);
 const deps = { providers: [devnet], chainId: 8453 };
 const named = (name: string): Address => {
   const address = manifest.contracts[name] ?? manifest.tokens[name]?.address;

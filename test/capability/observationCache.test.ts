@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AuditResponse } from "../../api/capability/AuditResponse";
 import { type AuditContractDeps, auditContract } from "../../api/capability/auditContract";
 import { createObservationCache } from "../../api/capability/createObservationCache";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
@@ -22,7 +22,7 @@ describe("observation cache, measured through a real RPC proxy process", () => {
   let deps: AuditContractDeps;
   beforeAll(async () => {
     proxy = await startRpcProxy(manifest.rpcUrl);
-    deps = { providers: [{ name: "proxied-devnet", url: proxy.url, trusted: true }], chainId: 8453 };
+    deps = { providers: [devnetProvider(proxy.url, "proxied-devnet")], chainId: 8453 };
   });
   afterAll(() => proxy.stop());
 

@@ -6,12 +6,11 @@ import { observationLimits } from "../../api/capability/observationLimits";
 import { preflightTransaction, TransactionPreflightRequest } from "../../api/capability/preflightTransaction";
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import type { RpcObservation } from "../../api/chain/ObservationBlock";
-import type { RpcProvider } from "../../api/chain/providers";
 import { maxRuntimeCodeBytes } from "../../devnet/seed/capabilities";
-import { testManifest } from "../support/devnet";
+import { devnetProvider, testManifest } from "../support/devnet";
 
 const manifest = testManifest();
-const devnet: RpcProvider = { name: "devnet", url: manifest.rpcUrl, trusted: true };
+const devnet = devnetProvider(manifest.rpcUrl);
 const deps = { providers: [devnet], chainId: 8453 };
 const named = (name: string): Address => {
   const address = manifest.contracts[name];

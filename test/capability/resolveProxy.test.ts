@@ -3,11 +3,10 @@ import { describe, expect, test } from "vitest";
 import { resolveProxy } from "../../api/capability/resolveProxy";
 import { createPinnedReader } from "../../api/chain/createPinnedReader";
 import { pinObservationBlock } from "../../api/chain/pinObservationBlock";
-import type { RpcProvider } from "../../api/chain/providers";
-import { testManifest } from "../support/devnet";
+import { devnetProvider, testManifest } from "../support/devnet";
 
 const manifest = testManifest();
-const devnet: RpcProvider = { name: "devnet", url: manifest.rpcUrl, trusted: true };
+const devnet = devnetProvider(manifest.rpcUrl);
 const named = (name: string): Address => {
   const address = manifest.contracts[name] ?? manifest.tokens[name]?.address;
   if (!address) throw new Error(`no fixture ${name} in the manifest`);

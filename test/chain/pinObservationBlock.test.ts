@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPinnedReader } from "../../api/chain/createPinnedReader";
 import { pinObservationBlock } from "../../api/chain/pinObservationBlock";
 import type { RpcProvider } from "../../api/chain/providers";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
@@ -22,7 +22,7 @@ const proxyAt = (i: number): RpcProxy => {
   return proxy;
 };
 const publicVia = (proxy: RpcProxy, i: number): RpcProvider => ({ name: `public-${i}`, url: proxy.url, trusted: false });
-const trustedDevnet: RpcProvider = { name: "devnet", url: manifest.rpcUrl, trusted: true };
+const trustedDevnet = devnetProvider(manifest.rpcUrl);
 
 async function withModes<T>(modes: ("pass" | "down" | "alter-hash")[], run: () => Promise<T>): Promise<T> {
   await Promise.all(modes.map((m, i) => proxies[i]?.setMode(m)));

@@ -14,7 +14,7 @@ import { basePredeploys } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetL1FeeParameters } from "../../devnet/seed/gasPriceOracle";
 import { testAppDeps, testMarketDeps } from "../support/app";
-import { testManifest } from "../support/devnet";
+import { devnetProvider, testManifest } from "../support/devnet";
 import { type RpcProxy, type RpcProxyMode, startRpcProxy } from "../support/rpcProxy";
 
 type App = ReturnType<typeof createApp>;
@@ -198,7 +198,7 @@ describe("GET /v1/gas/fees on the devnet", () => {
     await through.holdHead(Number(await client.getBlockNumber({ cacheTime: 0 })));
     let now = new Date();
     const deps = createGasFeesDeps({
-      providers: [{ name: "proxied", url: through.url, trusted: true }],
+      providers: [devnetProvider(through.url, "proxied")],
       chainId: 8453,
       blockTimeMs: 2000,
       now: () => now,
@@ -243,7 +243,7 @@ describe("GET /v1/gas/fees on the devnet", () => {
     // Another test file mining twice within one read would make it HEAD_MOVED: the scenario is then run again.
     for (let attempt = 1; ; attempt++) {
       const deps = createGasFeesDeps({
-        providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true }],
+        providers: [devnetProvider(manifest.rpcUrl)],
         chainId: 8453,
         blockTimeMs: 2000,
         now: () => now,

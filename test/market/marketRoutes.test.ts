@@ -16,7 +16,7 @@ import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { testAppDeps, testMarketDeps } from "../support/app";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
 
 // The index is read live by the in-process API while Ponder writes it: that needs Postgres (PGlite allows
@@ -67,7 +67,7 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     pool = new pg.Pool({ connectionString: indexUrl, max: 4, options: `-c search_path=${indexer.schema}` });
     pool.on("error", () => {});
     const indexDb = drizzle(pool) as unknown as IndexDb;
-    const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+    const providers = [devnetProvider(manifest.rpcUrl)];
     app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, maxIndexLagBlocks) });
     for (let i = 0; i < 5; i++) keys.push(await freeKey(app, generatePrivateKey()));
     await indexedHead();

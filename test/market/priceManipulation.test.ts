@@ -9,7 +9,7 @@ import type { TokenPriceResponse } from "../../api/market/TokenPriceResponse";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import type { Manifest } from "../../devnet/manifest";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 
 // A private fork of the seeded devnet: the push below must not move prices the other files read.
@@ -29,7 +29,7 @@ async function priceNow(symbol: string): Promise<TokenPriceResponse> {
   const readMarket = createReadMarket({
     indexDb,
     chainId: 8453,
-    providers: [{ name: "fork", url: fork.rpcUrl, trusted: true }],
+    providers: [devnetProvider(fork.rpcUrl, "fork")],
     readHead: probeProvider,
     maxIndexLagBlocks: 10,
     // Below the default minimum depth, so the devnet's thinner constant-product pools count too.

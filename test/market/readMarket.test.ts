@@ -6,12 +6,12 @@ import { listWhaleSignals } from "../../api/market/listWhaleSignals";
 import { quoteTokenPrice } from "../../api/market/quoteTokenPrice";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import { chainHead, trackedToken } from "../../ponder.schema";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 
 const manifest = testManifest();
 const client = testClient(manifest);
-const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+const providers = [devnetProvider(manifest.rpcUrl)];
 
 /** The market over an index written from the chain's reads, at the chain's head. */
 async function marketAtHead(sharing: { indexHeadTtlMs?: number; chainHeadTtlMs?: number } = {}, readHead: ReadHead = probeProvider) {

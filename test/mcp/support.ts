@@ -15,6 +15,7 @@ import type { Manifest } from "../../devnet/manifest";
 import { openBackend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
+import { devnetProvider } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import { testFacilitator, testX402Service } from "../support/x402";
 import { fundedKey } from "../x402/support";
@@ -46,7 +47,7 @@ export async function startMcpService(
   // Its own gas key: settlements from one key in two test files would race on its nonce.
   const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
   const access = testAccessDeps(manifest, marketIndex.indexDb, { store, ...accessOverrides });
-  const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
+  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
   const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));

@@ -4,6 +4,7 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
+import { devnetProvider } from "./devnet";
 import { testOrigins, testPepper } from "./keyClaims";
 
 /** Generous per-minute budgets, so tests that are not about rate limits never meet one. */
@@ -41,7 +42,7 @@ export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: 
     pepper: testPepper,
     environment: "test",
     chainId: 8453,
-    providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true }],
+    providers: [devnetProvider(manifest.rpcUrl)],
     indexDb,
     payTo: manifest.payoutAddress,
     ethQuote: { weiPerUsd: async () => null },

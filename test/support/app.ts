@@ -12,6 +12,7 @@ import { createUsageCounters } from "../../api/stats/createUsageCounters";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
+import { devnetProvider } from "./devnet";
 import { testX402Service } from "./x402";
 
 /**
@@ -50,7 +51,7 @@ export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
 export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
-  const providers: RpcProvider[] = [{ name: "devnet", url: manifest.rpcUrl, trusted: true }];
+  const providers: RpcProvider[] = [devnetProvider(manifest.rpcUrl)];
   const x402 = overrides.x402 === undefined ? testX402Service(manifest) : overrides.x402;
   return {
     status: {

@@ -73,12 +73,26 @@ export async function startReplica(service: RunningService, env: Record<string, 
  * Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop.
  * TypeScript entry points run with tsx as a loader, as package.json runs them (scripts/start.ts says why).
  */
+/**
+ * How long a test service waits on the shared devnet (RPC_TIMEOUT_MS; `devnetProvider` in-process): every
+ * file of the run reads the one anvil, and on a loaded 2-core machine an answer can take longer than the
+ * product's 4 s default (a read timed out there is a 503 no test means). Tests of timeouts name their own.
+ * Here rather than in devnet.ts: the benches load this module outside vitest.
+ */
+export const devnetReadTimeoutMs = 20_000;
+
 async function runProcess(args: string[], dir: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   const indexerPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), INDEXER_PORT: String(indexerPort), ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      INDEXER_PORT: String(indexerPort),
+      RPC_TIMEOUT_MS: String(devnetReadTimeoutMs),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -11,12 +11,10 @@ import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { devnetAccount, devnetRoles } from "../../devnet/accounts";
 import type { Manifest } from "../../devnet/manifest";
 import { testAppStore } from "./access";
+import { devnetProvider } from "./devnet";
 
 /** The key the test services sign offers and receipts with (the devnet payout account's, as `npm start`'s). */
 export const testSigningKey = devnetAccount(devnetRoles.payout).privateKey;
-
-/** The test devnet as the one, trusted, provider. */
-export const devnetProvider = (manifest: Manifest) => ({ name: "devnet", url: manifest.rpcUrl, trusted: true });
 
 /** The in-process facilitator on the test devnet (or `rpcUrl` in front of it), paying gas from `privateKey` (default: the manifest's facilitator account). */
 export function testFacilitator(
@@ -37,7 +35,7 @@ export function testX402Service(
   store: AppStore = testAppStore(),
   overrides: Partial<CreateX402ServiceParameters> = {},
 ): X402Service {
-  const providers = [devnetProvider(manifest)];
+  const providers = [devnetProvider(manifest.rpcUrl)];
   const confirmSettlement =
     overrides.confirmSettlement ?? evidenceGradeSettlement({ providers, chainId: 8453, token: baseUsdc, intervalMs: 100 });
   return createX402Service({

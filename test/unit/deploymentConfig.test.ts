@@ -7,12 +7,12 @@ const pepper = "p".repeat(32);
 describe("providers and stores by deployment", () => {
   test("default: the devnet reads its own node as the one trusted provider; DEVNET_PROVIDER_URLS replaces it with public providers (quorum rule)", () => {
     expect(resolveProviders(loadConfig({}).chain, "http://127.0.0.1:8545")).toEqual([
-      { name: "devnet", url: "http://127.0.0.1:8545", trusted: true },
+      { name: "devnet", url: "http://127.0.0.1:8545", trusted: true, timeoutMs: 4000 },
     ]);
     const proxied = loadConfig({ DEVNET_PROVIDER_URLS: "http://127.0.0.1:1001,http://127.0.0.1:1002" });
     expect(resolveProviders(proxied.chain, "http://127.0.0.1:8545")).toEqual([
-      { name: "public-1:127.0.0.1", url: "http://127.0.0.1:1001", trusted: false },
-      { name: "public-2:127.0.0.1", url: "http://127.0.0.1:1002", trusted: false },
+      { name: "public-1:127.0.0.1", url: "http://127.0.0.1:1001", trusted: false, timeoutMs: 4000 },
+      { name: "public-2:127.0.0.1", url: "http://127.0.0.1:1002", trusted: false, timeoutMs: 4000 },
     ]);
   });
 

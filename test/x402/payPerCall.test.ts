@@ -11,7 +11,7 @@ import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps } from "../support/app";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import type { seedMarketIndex } from "../support/marketIndex";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
@@ -442,7 +442,7 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const proxy = await startRpcProxy(manifest.rpcUrl, "inflate-transfer:1");
     try {
       const confirmSettlement = evidenceGradeSettlement({
-        providers: [{ name: "proxy", url: proxy.url, trusted: true }],
+        providers: [devnetProvider(proxy.url, "proxy")],
         chainId: 8453,
         token: baseUsdc,
         intervalMs: 100,

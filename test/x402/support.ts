@@ -10,7 +10,7 @@ import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
 import { testAccessDeps } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
-import { testClient } from "../support/devnet";
+import { devnetProvider, testClient } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import type { Fetcher } from "../support/payingFetch";
 
@@ -63,6 +63,6 @@ export async function usdcTransfersFrom(manifest: Manifest, from: Address, since
 export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service) {
   const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
-  const market = testMarketDeps([{ name: "devnet", url: manifest.rpcUrl, trusted: true }], marketIndex.indexDb);
+  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
   return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market })), access, marketIndex };
 }

@@ -7,7 +7,7 @@ import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { type ApiReplica, startApiReplica } from "../support/apiReplica";
-import { testClient, testManifest } from "../support/devnet";
+import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import type { Fetcher } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
@@ -122,7 +122,7 @@ describe.each(backendNames)("x402: a payer's concurrent payments are bounded by 
         payTo,
         clock: () => later,
         readPayerFunds: payerFundsOnChain({
-          providers: [{ name: "lagging", url: proxy.url, trusted: true }],
+          providers: [devnetProvider(proxy.url, "lagging")],
           chainId: 8453,
           token: baseUsdc,
         }),
