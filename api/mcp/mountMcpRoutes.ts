@@ -10,6 +10,7 @@ import { routes } from "../routes/routeTable";
 import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
 import { createSseSessions } from "./createSseSessions";
 import type { McpTool } from "./mcpTools";
+import { primeEventStream, readsPrimingEvent } from "./primeEventStream";
 import { registryEntry } from "./registryEntry";
 import { serverCard } from "./serverCard";
 
@@ -43,8 +44,9 @@ const maxMessageBytes = defaultMaxBodyBytes;
 
 /**
  * The MCP endpoints: the Streamable HTTP one (the v2 SDK's stateless handler, 2026-07-28 and the 2025-era
- * versions) behind our Origin, Accept and one-message-per-POST checks; the legacy SSE stream and its messages (2024-11-05)
- * over our own session transport; the server card, and the entry for the official MCP registry.
+ * versions) behind our Origin, Accept and one-message-per-POST checks, its 2025-11-25 event streams primed;
+ * the legacy SSE stream and its messages (2024-11-05) over our own session transport; the server card, and
+ * the entry for the official MCP registry.
  */
 export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins, clientBucket, options }: MountMcpRoutesParameters): void {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -81,7 +83,8 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     }
     const message = await readMessage(c);
     if (message instanceof Response) return message;
-    return forward(c, await handler.fetch(c.req.raw, { parsedBody: message, authInfo: connectionOf(c) }));
+    const res = await handler.fetch(c.req.raw, { parsedBody: message, authInfo: connectionOf(c) });
+    return forward(c, readsPrimingEvent(message, c.req.header("mcp-protocol-version")) ? primeEventStream(res) : res);
   });
   mount(routes.mcpStream, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);

@@ -1,9 +1,13 @@
 import { readFileSync } from "node:fs";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { mcpStreamRetryMs } from "../../api/mcp/primeEventStream";
 import { mcpEnv } from "../../clients/js/src/mcp/readMcpConfig";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
@@ -80,6 +84,24 @@ async function readFrames(res: Response, until: (frame: string) => boolean): Pro
   return frames;
 }
 
+/** The events of a whole SSE body: each event's fields (comments left out). */
+function sseEvents(text: string): Record<string, string>[] {
+  return text
+    .split("\n\n")
+    .map((block) =>
+      Object.fromEntries(
+        block
+          .split("\n")
+          .filter((line) => line !== "" && !line.startsWith(":"))
+          .map((line) => {
+            const colon = line.indexOf(":");
+            return [line.slice(0, colon), line.slice(colon + 1).replace(/^ /, "")];
+          }),
+      ),
+    )
+    .filter((event) => Object.keys(event).length > 0);
+}
+
 describe("POST /mcp", () => {
   test("default: 2026-07-28 server/discover and tools/call are 200 application/json; a 2025-era initialize is 200 as an SSE stream", async () => {
     const discover = await postMcp(modern("server/discover"));
@@ -101,6 +123,38 @@ describe("POST /mcp", () => {
       expect(res.headers.get("content-type"), version).toMatch(/^text\/event-stream/);
       expect(await res.text(), version).toContain(`"protocolVersion":"${version}"`);
     }
+  });
+
+  test("behavior: a 2025-11-25 event stream begins with a priming event (an id, empty data) and a retry field; older versions get none", async () => {
+    const statusCall = { name: "svc_get_service_status", arguments: {} };
+    for (const message of [initialize("2025-11-25"), legacy("2025-11-25", "tools/call", statusCall)]) {
+      const res = await postMcp(message);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const [priming, answer, ...rest] = sseEvents(await res.text());
+      expect(priming).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), retry: String(mcpStreamRetryMs), data: "" });
+      expect(JSON.parse(answer?.data ?? "")).toMatchObject({ jsonrpc: "2.0", id: 1, result: {} });
+      expect(rest).toEqual([]);
+    }
+    // Their clients would parse the empty data as JSON: the SDK's rule, and the stream stays as it was.
+    for (const message of [initialize("2025-06-18"), legacy("2025-06-18", "tools/call", statusCall), legacy("2025-03-26", "tools/list")]) {
+      const events = sseEvents(await (await postMcp(message)).text());
+      expect(events.map((e) => Object.keys(e))).toEqual([["event", "data"]]);
+    }
+  });
+
+  test("behavior: the official clients (v2 and v1, negotiating 2025-11-25) read the priming event and get their answers", async () => {
+    const mcp = new URL("/mcp", service.origin);
+    const v2 = new Client({ name: "svc-test", version: "1.0.0" });
+    await v2.connect(new StreamableHTTPClientTransport(mcp));
+    const v1 = new V1Client({ name: "svc-test", version: "1.0.0" });
+    await v1.connect(new V1HttpTransport(mcp));
+    const tokens: string[] = [];
+    const onresumptiontoken = (token: string) => tokens.push(token);
+    const call = { name: "svc_get_service_status", arguments: {} };
+    const answers = [await v2.callTool(call, { onresumptiontoken }), await v1.callTool(call, undefined, { onresumptiontoken })];
+    for (const answer of answers) expect(answer.structuredContent).toMatchObject({ apiVersion: "2.2.0" });
+    expect(tokens).toHaveLength(2);
+    await Promise.all([v2.close(), v1.close()]);
   });
 
   test("behavior: a notification or a response is 202 with no body", async () => {
