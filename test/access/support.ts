@@ -20,7 +20,7 @@ import { chainHead, payment } from "../../ponder.schema";
 import { testAccessDeps, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient } from "../support/devnet";
-import { createThrowawayDatabase } from "../support/postgres";
+import { createThrowawayDatabase, testBackends } from "../support/postgres";
 import { testX402Service } from "../support/x402";
 
 /** Ponder's `chain_head` and `payment` tables as the indexer creates them (hex: text, bigint: numeric(78)). */
@@ -48,7 +48,7 @@ export type Backend = {
 };
 
 /** The backends every access suite runs on: PGlite always, Postgres when DATABASE_URL is set. */
-export const backendNames: Backend["name"][] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+export const backendNames: Backend["name"][] = testBackends();
 
 export async function openBackend(name: Backend["name"]): Promise<Backend> {
   return name === "pglite" ? openPglite() : openPostgres();

@@ -5,22 +5,22 @@ import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import type { StatusReport } from "../../api/health/StatusReport";
 import { readManifest } from "../../devnet/manifest";
 import { listeningAddresses } from "../support/listeningAddresses";
-import { createThrowawayDatabase } from "../support/postgres";
+import { createThrowawayDatabase, testBackends } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
 
 type Backend = { name: string; env: () => Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> };
 
-const backends: Backend[] = [{ name: "PGlite", env: async () => ({ env: {}, cleanup: async () => {} }) }];
-const databaseUrl = process.env.DATABASE_URL;
-if (databaseUrl) {
-  backends.push({
-    name: "Postgres",
-    env: async () => {
-      const db = await createThrowawayDatabase(databaseUrl);
-      return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
-    },
-  });
-}
+const backends: Backend[] = testBackends().map((name) =>
+  name === "pglite"
+    ? { name: "PGlite", env: async () => ({ env: {}, cleanup: async () => {} }) }
+    : {
+        name: "Postgres",
+        env: async () => {
+          const db = await createThrowawayDatabase(process.env.DATABASE_URL as string);
+          return { env: { DATABASE_URL: db.url }, cleanup: db.drop };
+        },
+      },
+);
 
 describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) => {
   let service: RunningService | undefined;

@@ -15,10 +15,12 @@ import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { startTraffic } from "../../devnet/traffic";
 import { chainTruth, eventKey, swapKey } from "../support/chainTruth";
 import { type IndexedTables, type PoolRow, readIndexedTables } from "../support/indexedTables";
+import { testBackends } from "../support/postgres";
 import { type RunningIndexer, startIndexer, waitFor, waitForIndexed } from "../support/startIndexer";
 
-const backends: { name: string; databaseUrl: string | undefined }[] = [{ name: "PGlite", databaseUrl: undefined }];
-if (process.env.DATABASE_URL) backends.push({ name: "Postgres", databaseUrl: process.env.DATABASE_URL });
+const backends = testBackends().map((name) =>
+  name === "pglite" ? { name: "PGlite", databaseUrl: undefined } : { name: "Postgres", databaseUrl: process.env.DATABASE_URL },
+);
 
 /** Windows short enough that pruning happens within the test. */
 const volumeWindowSeconds = 12n;

@@ -2,6 +2,17 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 /**
+ * The stores a backend-parametrized suite runs on: PGlite always, Postgres when DATABASE_URL is set;
+ * TEST_BACKENDS (a comma-separated subset) narrows that: .ci/run's second run, after the embedded one
+ * has covered PGlite, runs the Postgres halves alone.
+ */
+export function testBackends(): ("pglite" | "postgres")[] {
+  const available: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const chosen = process.env.TEST_BACKENDS?.split(",").map((name) => name.trim());
+  return chosen ? available.filter((name) => chosen.includes(name)) : available;
+}
+
+/**
  * A throwaway Postgres database on the server of `DATABASE_URL`, so each Ponder instance in a test
  * has its own `ponder_sync` cache: two devnets share chain id 8453 but not their blocks.
  */
