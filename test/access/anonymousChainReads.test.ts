@@ -1,5 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, serializeErc6492Signature } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -10,13 +12,18 @@ import { walletProofReadsPerProvider } from "../../api/keys/createWalletVerifier
 import type { IntentEnvelope } from "../../api/keys/records";
 import { paymentReadsPerProvider } from "../../api/payments/readPaymentTransaction";
 import { routes } from "../../api/routes/routeTable";
+import { verificationReads } from "../../api/x402/createInProcessFacilitator";
+import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
+import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { testAccessDeps, unlimitedRates } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import { deployOwnedWalletContract } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
-import { fundedKey } from "../x402/support";
+import { signedPayment } from "../support/signedPayment";
+import { rpcUrlsOf, testFacilitator, testX402Service } from "../support/x402";
+import { fundedKey, giveUsdc } from "../x402/support";
 import { type Backend, mine, openBackend } from "./support";
 
 /**
@@ -27,6 +34,11 @@ import { type Backend, mine, openBackend } from "./support";
  * batch), of any method. This file signs with fresh keys and deploys from a funded fresh key.
  */
 const manifest = testManifest();
+/** The x402 app's X402_PAYER_AUTHORIZATION_READS here: small, so a payer with more payments in flight is cheap to set up. */
+const authorizationReads = 4;
+/** The payer of the committed-balance case: this many of its payments are in flight (more than `authorizationReads`). */
+const inFlight = authorizationReads + 8;
+const gasPath = routes.gasFees.path;
 
 let backend: Backend;
 /** The proxies every provider of a layout is reached through (their counts together are the reads). */
@@ -92,7 +104,7 @@ const layouts: Layout[] = [
 ];
 
 /**
- * The API over `providers` (its claims and demo read through them), on a loopback port, with
+ * The API over `providers` (its claims, x402 and demo read through them), on a loopback port, with
  * `perMinute` requests per client address (PUBLIC_REQUESTS_PER_MINUTE); x-forwarded-for names the client.
  */
 async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
@@ -103,7 +115,18 @@ async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
     clientIpHeader: "x-forwarded-for",
     trustedProxies: ["127.0.0.1"],
   });
-  const deps = testAppDeps(manifest, backend.indexDb, { access });
+  const payerFunds = payerFundsOnChain({ providers, chainId: 8453, token: baseUsdc, maxAuthorizationReads: authorizationReads });
+  const gasKey = await fundedKey(manifest);
+  const x402 = testX402Service(
+    manifest,
+    backend.store,
+    {
+      facilitator: testFacilitator(manifest, gasKey, rpcUrlsOf(providers)),
+      readPayerFunds: payerFunds,
+    },
+    providers,
+  );
+  const deps = testAppDeps(manifest, backend.indexDb, { access, x402 });
   const app = createApp({ ...deps, capability: { ...deps.capability, providers } });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
@@ -116,6 +139,33 @@ async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
     post: (path: string, body: unknown, from: string) =>
       request(path, from, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     get: (path: string, from: string, headers: Record<string, string> = {}) => request(path, from, { headers }),
+    /** A 2026-07-28 MCP tools/call of `tool` carrying `headers` (a PAYMENT-SIGNATURE). */
+    callTool: (tool: string, from: string, headers: Record<string, string>) =>
+      request("/mcp", from, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": tool,
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: tool,
+            arguments: {},
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientInfo": { name: "outsider", version: "1" },
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        }),
+      }),
     stop: () =>
       new Promise<void>((done) => {
         server.close(() => done());
@@ -179,6 +229,64 @@ async function cryptoClaims(app: Served, from: string) {
   ];
 }
 
+/** The gas route's x402 terms, as its challenge states them. */
+async function gasTerms(app: Served): Promise<PaymentRequirements> {
+  const res = await app.get(gasPath, setupAddress());
+  return decodePaymentRequiredHeader(res.headers.get("payment-required") as string).accepts[0] as PaymentRequirements;
+}
+
+/**
+ * A payer holding `inFlight` calls' price with that many payments in flight (claimed through another
+ * replica of the same store, none settled): each new payment of it passes verification, reads its
+ * balance and authorization states, and is refused as committed.
+ */
+async function committedPayer(terms: PaymentRequirements): Promise<Hex> {
+  const payer = generatePrivateKey();
+  await giveUsdc(manifest, privateKeyToAccount(payer).address, BigInt(terms.amount) * BigInt(inFlight));
+  const replica = testX402Service(manifest, backend.store);
+  const route = { ...routes.gasFees, x402PriceUsd: routes.gasFees.x402PriceUsd as number };
+  for (let i = 0; i < inFlight; i++) {
+    const admitted = await replica.admit(
+      route,
+      { url: `http://127.0.0.1${gasPath}`, path: gasPath },
+      (await signedPayment(terms, payer)).header,
+    );
+    expect(admitted.ok && admitted.value.kind).toBe("PAY");
+  }
+  return payer;
+}
+
+/** The costliest payments before one is accepted: forged, a smart wallet's, an unfunded one, and a committed payer's. */
+async function refusedPayments(app: Served, from: string) {
+  const terms = await gasTerms(app);
+  const stranger = generatePrivateKey();
+  const forged = await signedPayment(terms, stranger, {}, privateKeyToAccount(generatePrivateKey()).address);
+  const wrapped = encodePaymentSignatureHeader({
+    ...forged.payload,
+    payload: {
+      ...forged.payload.payload,
+      signature: serializeErc6492Signature({ address: smartWallet, data: "0x1234", signature: forged.payload.payload.signature as Hex }),
+    },
+  } as PaymentPayload);
+  const committed = await committedPayer(terms);
+  const pay = (header: string) => () => app.get(gasPath, from, { "payment-signature": header });
+  return {
+    refused: [
+      pay(forged.header),
+      pay((await signedPayment(terms, stranger, {}, smartWallet)).header),
+      pay(wrapped),
+      pay((await signedPayment(terms, generatePrivateKey())).header),
+      pay((await signedPayment(terms, smartWalletOwner, {}, smartWallet)).header),
+      pay((await signedPayment(terms, committed)).header),
+    ],
+    /** A further payment of the committed payer, each time a new authorization. */
+    committed: async () => (await signedPayment(terms, committed)).header,
+  };
+}
+
+/** The most reads one x402 admission may cause, with `providers` providers. */
+const x402Bound = (providers: number) => verificationReads + providers * (payerFundsReadsPerProvider + authorizationReads);
+
 describe.each(layouts)("reads per worst-case request with $name", (layout) => {
   let app: Served;
   beforeAll(async () => {
@@ -206,6 +314,29 @@ describe.each(layouts)("reads per worst-case request with $name", (layout) => {
         (walletProofReadsPerProvider + paymentReadsPerProvider) * app.providerCount,
       );
     }
+  });
+
+  test("bound: an x402 payment refused before it is accepted reads at most verificationReads and the payer's funds a provider", async () => {
+    const payments = await refusedPayments(app, "203.0.113.12");
+    for (const pay of payments.refused) {
+      const { res, reads, byMethod } = await counted(pay);
+      expect([402, 503], await res.clone().text()).toContain(res.status);
+      expect(reads, JSON.stringify(byMethod)).toBeLessThanOrEqual(x402Bound(app.providerCount));
+    }
+    // A committed payer's payment reaches the costliest step (its funds read) and is refused there.
+    const last = await counted(async () => app.get(gasPath, "203.0.113.12", { "payment-signature": await payments.committed() }));
+    expect(await last.res.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payer_balance_committed" });
+    expect(last.reads, JSON.stringify(last.byMethod)).toBeLessThanOrEqual(x402Bound(app.providerCount));
+    // The same payment as an MCP tool call runs the same admission.
+    const tool = await counted(async () =>
+      app.callTool("svc_get_gas_metrics", "203.0.113.12", { "payment-signature": await payments.committed() }),
+    );
+    const result = (await tool.res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+    expect(result.result.isError).toBe(true);
+    expect(result.result.content[0]?.text).toMatch(/^PAYMENT_INVALID: .*payer_balance_committed/);
+    expect(tool.reads, JSON.stringify(tool.byMethod)).toBeLessThanOrEqual(x402Bound(app.providerCount));
+    // An unpaid request (the challenge) reads nothing.
+    expect((await counted(() => app.get(gasPath, "203.0.113.12"))).reads).toBe(0);
   });
 });
 
@@ -239,5 +370,29 @@ describe("the request after the address's budget (PUBLIC_REQUESTS_PER_MINUTE)", 
   test("error: crypto claims past the budget are 429 and read nothing", async () => {
     const costliest = (await cryptoClaims(app, "203.0.113.21")).at(-1) as () => Promise<Response>;
     await spend(Array(perMinute + 1).fill(costliest), (walletProofReadsPerProvider + paymentReadsPerProvider) * app.providerCount);
+  });
+
+  test("error: x402 payments past the budget are 429 and read nothing, over REST and as MCP tool calls", async () => {
+    const payments = await refusedPayments(app, "203.0.113.22");
+    const pay = (from: string) => async () => app.get(gasPath, from, { "payment-signature": await payments.committed() });
+    await spend(Array(perMinute + 1).fill(pay("203.0.113.22")), x402Bound(app.providerCount));
+
+    // Each tool call takes from the same budget (the MCP endpoint's own is apart).
+    const callFrom = async () => {
+      const { res, reads, byMethod } = await counted(async () =>
+        app.callTool("svc_get_gas_metrics", "203.0.113.23", { "payment-signature": await payments.committed() }),
+      );
+      expect(res.status).toBe(200);
+      const { result } = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+      return { text: result.content[0]?.text ?? "", reads, byMethod };
+    };
+    for (let i = 0; i < perMinute; i++) {
+      const { text, reads, byMethod } = await callFrom();
+      expect(text).toMatch(/^PAYMENT_INVALID: /);
+      expect(reads, JSON.stringify(byMethod)).toBeLessThanOrEqual(x402Bound(app.providerCount));
+    }
+    const refused = await callFrom();
+    expect(refused.text).toMatch(/^RATE_LIMITED: too many requests; retry in [1-9]\d* s/);
+    expect(refused.reads).toBe(0);
   });
 });
