@@ -139,6 +139,13 @@ export const defaultMcpLimits = {
 } as const;
 
 /**
+ * Authorization states one x402 admission reads of the payer's payments in flight (the last minute's
+ * settled ones included). 64: a payer sending from one address at the default 60 requests a minute has
+ * at most about 61, so only a payer paying from many addresses at once has some counted whole unread.
+ */
+export const defaultX402PayerAuthorizationReads = 64;
+
+/**
  * Every environment variable the service reads. Each has a row in docs/configuration.md; nothing else
  * reads process.env.
  */
@@ -259,6 +266,8 @@ export const EnvSchema = z.object({
     .min(60)
     .max(30 * 86_400)
     .default(86_400),
+  /** Authorization states read per x402 payment admitted (the payer's payments in flight); the others count whole. */
+  X402_PAYER_AUTHORIZATION_READS: z.coerce.number().int().min(1).max(1000).default(defaultX402PayerAuthorizationReads),
   /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */
   CREDIT_LEASE_MAX: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** Browser origins allowed to call the MCP endpoints beside the service's own (comma-separated, `https://app.example.com`); a request without Origin always passes. */
@@ -367,6 +376,8 @@ export type Config = {
     signingKey: `0x${string}` | undefined;
     /** Seconds a paid answer and its payment-identifier id are kept for retries. */
     paymentIdRetentionSeconds: number;
+    /** The payer's payments in flight whose authorization state one admission reads at most. */
+    payerAuthorizationReads: number;
   };
   logLevel: Env["LOG_LEVEL"];
 };
@@ -488,6 +499,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY,
       signingKey: e.X402_SIGNING_KEY,
       paymentIdRetentionSeconds: e.X402_PAYMENT_ID_RETENTION_SECONDS,
+      payerAuthorizationReads: e.X402_PAYER_AUTHORIZATION_READS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -79,7 +79,12 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           network: baseNetwork,
           confirmSettlement,
           resolvePending: chainResolution({ providers, chainId: baseChainId, token: baseUsdc, confirmSettlement }),
-          readPayerFunds: payerFundsOnChain({ providers, chainId: baseChainId, token: baseUsdc }),
+          readPayerFunds: payerFundsOnChain({
+            providers,
+            chainId: baseChainId,
+            token: baseUsdc,
+            maxAuthorizationReads: config.x402.payerAuthorizationReads,
+          }),
           checkSignature: authorizationSignatureCheck(providers),
           signer: signingKey ? createX402Signer(signingKey) : null,
           retentionSeconds: config.x402.paymentIdRetentionSeconds,

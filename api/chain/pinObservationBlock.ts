@@ -15,6 +15,9 @@ export type PinObservationBlockParameters = {
 
 type Head = Extract<ProviderHead, { available: true }>;
 
+/** RPC reads one pin asks of each provider at most: its head, and the pinned block when its head is another. */
+export const pinReadsPerProvider = 2;
+
 /**
  * Pins one block before any state-bearing read: every provider is asked for its head; the pinned
  * number is the lowest head (or the requested block); providers at another head are asked for that

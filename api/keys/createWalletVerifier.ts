@@ -8,7 +8,7 @@ import {
   isAddressEqual,
   recoverAddress,
 } from "viem";
-import { pinObservationBlock } from "../chain/pinObservationBlock";
+import { pinObservationBlock, pinReadsPerProvider } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { readAtEvidenceGrade } from "../chain/readAtEvidenceGrade";
 
@@ -18,6 +18,13 @@ export type WalletVerifier = {
   /** Checks a personal_sign signature of `message` by `address`: an EOA, an ERC-1271 wallet, or an undeployed ERC-6492 one. */
   verify(p: { address: Address; message: string; signature: Hex }): Promise<WalletProof>;
 };
+
+/**
+ * RPC reads one verification asks of each provider at most, whatever the signature: none for the
+ * wallet's own EOA signature; for any other, a pin and one validator call (of the trusted primary, or
+ * of every public provider).
+ */
+export const walletProofReadsPerProvider = pinReadsPerProvider + 1;
 
 /**
  * Verifies wallet signatures. An EOA's signature is settled by local recovery (no provider is asked);

@@ -1,5 +1,5 @@
 import { type Address, decodeEventLog, erc20Abi, type Hex } from "viem";
-import { pinObservationBlock } from "../chain/pinObservationBlock";
+import { pinObservationBlock, pinReadsPerProvider } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { rpcBatch } from "../chain/rpcBatch";
 import { countConfirmations } from "./confirmations";
@@ -29,6 +29,13 @@ export type ReadPaymentTransactionResult =
   | { status: "FOUND"; transaction: PaymentTransaction }
   | { status: "NOT_FOUND" }
   | { status: "UNAVAILABLE"; reason: string };
+
+/**
+ * RPC reads one payment read asks of each provider at most, whatever the hash: a pin, then the
+ * transaction and its receipt (one batch) and, for a mined one, its block (of the trusted primary, or of
+ * every public provider).
+ */
+export const paymentReadsPerProvider = pinReadsPerProvider + 3;
 
 /**
  * Reads a transaction, its receipt (with the `Transfer` logs of `token`) and its block at evidence grade: one block is pinned across the

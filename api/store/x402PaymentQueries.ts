@@ -104,8 +104,8 @@ export async function forgetRetainedAnswers(db: AppDb, now: Date): Promise<numbe
   return rows.length;
 }
 
-/** A payment of one payer that may still take from its balance: its amount, and the authorization it spends. */
-export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore">;
+/** A payment of one payer that may still take from its balance: its amount, the authorization it spends, and whether it settled. */
+export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore" | "status">;
 
 /**
  * The payments of `payerKey` that may not be in a balance read now: claimed or pending, and those
@@ -113,7 +113,13 @@ export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "
  */
 export async function payerCommitments(db: AppDb, payerKey: string, settledSince: Date): Promise<PayerCommitment[]> {
   return db
-    .select({ id: x402Payment.id, amount: x402Payment.amount, nonce: x402Payment.nonce, validBefore: x402Payment.validBefore })
+    .select({
+      id: x402Payment.id,
+      amount: x402Payment.amount,
+      nonce: x402Payment.nonce,
+      validBefore: x402Payment.validBefore,
+      status: x402Payment.status,
+    })
     .from(x402Payment)
     .where(
       and(

@@ -28,6 +28,14 @@ const settlementGas = 100_000n;
 /** The gas key counts as funded while it can pay for this many settlements at the current fee. */
 const fundedSettlements = 10n;
 
+/**
+ * RPC reads one verification makes at most, through the first provider (the next only when one fails):
+ * x402's checks (the token's code, kept a while; the payer's code, twice; a contract wallet's signature
+ * call; the transfer's simulation and, when it fails, its diagnosis) and, for a refusal, our probe of
+ * the chain. A payment's own retry is checked with fewer (`authorizationSignatureCheck`: at most 3).
+ */
+export const verificationReads = 7;
+
 /** A settlement in flight: the hash of its broadcast, once that broadcast's answer was lost. */
 type BroadcastWatch = { hash?: Hex };
 /** Settlements in flight by the EIP-3009 authorization they spend (`authorizationKey`). */

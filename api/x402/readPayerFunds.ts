@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
-import { pinObservationBlock } from "../chain/pinObservationBlock";
+import { pinObservationBlock, pinReadsPerProvider } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { readAtEvidenceGrade } from "../chain/readAtEvidenceGrade";
 import type { PayerCommitment } from "../store/x402PaymentQueries";
@@ -23,19 +23,31 @@ export type PayerFundsOnChainParameters = {
   chainId: number;
   /** The token paid in (USDC): its balance and EIP-3009 authorization states. */
   token: Address;
+  /**
+   * Authorization states read per admission at most (X402_PAYER_AUTHORIZATION_READS): a payer's payments
+   * of the last minute would otherwise each add a read to every payment it sends, one refused included.
+   */
+  maxAuthorizationReads: number;
 };
 
 /**
- * Reads a payer's balance at a pinned evidence-grade block, with the state of each known authorization
- * in flight and the block's timestamp, in one batch. An authorization used by then is in the balance
- * already; one unused at a block past its `validBefore` can never move money; any other (including one
- * claimed after this read) is counted whole.
+ * RPC reads one payer-funds read asks of each provider at most besides its authorization states
+ * (`maxAuthorizationReads`): a pin, the balance and the block's timestamp.
  */
-export function payerFundsOnChain({ providers, chainId, token }: PayerFundsOnChainParameters): ReadPayerFunds {
+export const payerFundsReadsPerProvider = pinReadsPerProvider + 2;
+
+/**
+ * Reads a payer's balance at a pinned evidence-grade block, with the state of known authorizations in
+ * flight (at most `maxAuthorizationReads`, settled payments' first) and the block's timestamp, in one
+ * batch. An authorization used by then is in the balance already; one unused at a block past its
+ * `validBefore` can never move money; any other (including one claimed after this read, or one whose
+ * state was not read) is counted whole.
+ */
+export function payerFundsOnChain({ providers, chainId, token, maxAuthorizationReads }: PayerFundsOnChainParameters): ReadPayerFunds {
   return async (payer, known) => {
     const block = await pinObservationBlock({ providers, chainId });
     if (!block.evidenceGrade) return null;
-    const nonces = known.flatMap((c) => (c.nonce ? [c.nonce as Hex] : []));
+    const nonces = authorizationsWorthReading(known, maxAuthorizationReads);
     const [balance, timestamp, ...states] = await readAtEvidenceGrade(block, providers, [
       { kind: "call", to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [payer] }) },
       { kind: "call", data: blockTimestampCode },
@@ -56,4 +68,13 @@ export function payerFundsOnChain({ providers, chainId, token }: PayerFundsOnCha
       committed: (commitments) => commitments.filter(mayTake).reduce((sum, c) => sum + c.amount, 0n),
     };
   };
+}
+
+/**
+ * The nonces whose state one admission reads: settled payments' first, as only an authorization used by
+ * the read block leaves the sum (a claimed one is almost always unused yet, and counts whole unread too).
+ */
+function authorizationsWorthReading(known: readonly PayerCommitment[], max: number): Hex[] {
+  const settledFirst = [...known.filter((c) => c.status === "SETTLED"), ...known.filter((c) => c.status !== "SETTLED")];
+  return settledFirst.flatMap((c) => (c.nonce ? [c.nonce as Hex] : [])).slice(0, max);
 }

@@ -1,10 +1,7 @@
-import { createRequire } from "node:module";
 import {
-  type Abi,
   type Address,
   encodeDeployData,
   encodeFunctionData,
-  getAddress,
   getContractAddress,
   type Hex,
   keccak256,
@@ -16,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IntentEnvelope, IssuedKey } from "../../api/keys/records";
 import { testClient, testManifest } from "../support/devnet";
+import { deployOwnedWalletContract, ownedWalletArtifacts } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
 
@@ -25,68 +23,16 @@ const userIndex = 10;
 const owner = manifest.accounts.users[userIndex] as { address: Address; privateKey: Hex };
 const stranger = manifest.accounts.users[6] as { address: Address; privateKey: Hex };
 
-/** A contract wallet that accepts its owner's signatures (ERC-1271), and a CREATE2 factory for it. */
-const source = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-contract OwnedWallet {
-    address public immutable owner;
-    constructor(address o) { owner = o; }
-    function isValidSignature(bytes32 hash, bytes calldata sig) external view returns (bytes4) {
-        if (sig.length != 65) return 0xffffffff;
-        bytes32 r = bytes32(sig[0:32]);
-        bytes32 s = bytes32(sig[32:64]);
-        uint8 v = uint8(sig[64]);
-        return ecrecover(hash, v, r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
-    }
-}
-contract OwnedWalletFactory {
-    function deploy(address o, bytes32 salt) external returns (address) {
-        return address(new OwnedWallet{salt: salt}(o));
-    }
-}`;
-
-type Compiled = { abi: Abi; bytecode: Hex };
-
-function compile(): Record<string, Compiled> {
-  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
-  const output = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: "Solidity",
-        sources: { "OwnedWallet.sol": { content: source } },
-        settings: { evmVersion: "prague", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
-      }),
-    ),
-  ) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join("\n"));
-  const contracts = output.contracts["OwnedWallet.sol"] ?? {};
-  return Object.fromEntries(
-    Object.entries(contracts).map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex }]),
-  );
-}
-
 let deployedWallet: Address;
 let factory: Address;
-let artifacts: Record<string, Compiled>;
 /** Three public providers in front of the devnet (no trusted primary), as real proxy processes. */
 const proxies: RpcProxy[] = [];
 afterAll(() => Promise.all(proxies.map((p) => p.stop())));
 
 beforeAll(async () => {
-  artifacts = compile();
   const client = testClient(manifest, userIndex + 3);
-  const deploy = async (name: string, args: unknown[]) => {
-    const c = artifacts[name] as Compiled;
-    const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args });
-    const receipt = await client.waitForTransactionReceipt({ hash });
-    return getAddress(receipt.contractAddress as Address);
-  };
-  deployedWallet = await deploy("OwnedWallet", [owner.address]);
-  factory = await deploy("OwnedWalletFactory", []);
+  deployedWallet = await deployOwnedWalletContract(client, "OwnedWallet", [owner.address]);
+  factory = await deployOwnedWalletContract(client, "OwnedWalletFactory", []);
   for (let i = 0; i < 3; i++) proxies.push(await startRpcProxy(manifest.rpcUrl));
 });
 
@@ -119,7 +65,7 @@ describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
 
   test("default: an undeployed ERC-6492 wallet claims with its owner's wrapped signature", async () => {
     const salt = keccak256(stringToHex(`svc-6492-${backendName}-${Date.now()}`));
-    const wallet = artifacts.OwnedWallet as Compiled;
+    const { OwnedWallet: wallet, OwnedWalletFactory } = ownedWalletArtifacts();
     const counterfactual = getContractAddress({
       opcode: "CREATE2",
       from: factory,
@@ -127,7 +73,7 @@ describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
       bytecode: encodeDeployData({ abi: wallet.abi, bytecode: wallet.bytecode, args: [owner.address] }),
     });
     expect(await testClient(manifest).getCode({ address: counterfactual })).toBeUndefined();
-    const factoryAbi = (artifacts.OwnedWalletFactory as Compiled).abi;
+    const factoryAbi = OwnedWalletFactory.abi;
     const res = await claimFor(counterfactual, async (message) =>
       serializeErc6492Signature({
         address: factory,

@@ -90,13 +90,13 @@ describe("the demo's work budget under a parallel burst from one client", () => 
     const counts = await proxy.counts();
     return (counts.eth_getCode ?? 0) + (counts.eth_getStorageAt ?? 0) + (counts.eth_call ?? 0);
   };
-  const appOverProxy = () => {
+  const appOverProxy = (budget = readsPerMinute) => {
     const providers = [devnetProvider(proxy.url, "counted")];
     const deps = testAppDeps(manifest, indexDb, { access: testAccessDeps(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }) });
     // No observation cache: each request observes afresh, as requests for distinct heavy contracts would.
     return createApp({
       ...deps,
-      capability: { ...deps.capability, providers, observationCache: undefined, workBudget: createWorkBudget({ readsPerMinute }) },
+      capability: { ...deps.capability, providers, observationCache: undefined, workBudget: createWorkBudget({ readsPerMinute: budget }) },
     });
   };
 
@@ -115,5 +115,43 @@ describe("the demo's work budget under a parallel burst from one client", () => 
     expect(burstReads).toBeLessThanOrEqual(readsPerMinute + oneObservation);
     expect(statuses).toContain(429);
     expect(statuses.every((s) => s === 200 || s === 429 || s === 503)).toBe(true);
+  });
+
+  test("error: a failed demo observation is charged the reads it made before failing, not one", async () => {
+    // 20 reads a minute: a few failed observations spend it (charged one read each, twenty would pass).
+    const budget = 20;
+    const app = appOverProxy(budget);
+    const demoFrom = (ip: string) => app.request(`/v1/demo/audit/${heavy}`, { headers: { "x-forwarded-for": ip } }, viaTestProxy);
+    // The provider pins, then refuses every state-bearing read: the observation fails on its first batch.
+    await proxy.setMode("refuse-state-reads");
+    try {
+      const before = await readsSoFar();
+      const measured = await demoFrom("192.0.2.70");
+      expect(measured.status).toBe(503);
+      const perFailure = (await readsSoFar()) - before;
+      expect(perFailure).toBeGreaterThan(1);
+
+      const statuses: number[] = [];
+      let refused: Response | undefined;
+      let readsBeforeRefusal = 0;
+      for (let n = 0; n < budget + 1 && !refused; n += 1) {
+        const start = await readsSoFar();
+        const res = await demoFrom("192.0.2.71");
+        statuses.push(res.status);
+        if (res.status === 429) {
+          refused = res;
+          // Refused before any read.
+          expect((await readsSoFar()) - start).toBe(0);
+        } else readsBeforeRefusal += (await readsSoFar()) - start;
+      }
+      // Each failure is charged what it read: the client is refused once those reads reach the budget.
+      const failures = Math.ceil(budget / perFailure);
+      expect(statuses).toEqual([...Array<number>(failures).fill(503), 429]);
+      expect(readsBeforeRefusal).toBe(failures * perFailure);
+      expect(refused?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+      expect(await refused?.json()).toMatchObject({ error: "RATE_LIMITED" });
+    } finally {
+      await proxy.setMode("pass");
+    }
   });
 });

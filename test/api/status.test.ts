@@ -82,7 +82,7 @@ describe("GET /v1/status", () => {
     let res: Response;
     try {
       await provider.holdHead(Number(block.number));
-      const x402Facilitator = testFacilitator(manifest, undefined, provider.url);
+      const x402Facilitator = testFacilitator(manifest, undefined, [provider.url]);
       res = await statusApp(indexDb, provider.url, testAppStore(), { x402Facilitator }).request("/v1/status");
     } finally {
       await provider.stop();

@@ -12,6 +12,7 @@ export type RpcProxyMode =
   | "no-hash-broadcast-answer"
   | "refuse-broadcast"
   | "no-fill-transaction"
+  | "refuse-state-reads"
   | `inflate-transfer:${string}`;
 export type RpcProxy = {
   url: string;

@@ -14,7 +14,10 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * internal error (a gateway that failed after it forwarded), `no-hash-broadcast-answer` the same with a
  * `null` result instead of the hash, `refuse-broadcast` answers one, without forwarding it, as a node
  * refuses a transaction its sender cannot pay gas for, `no-fill-transaction` answers
- * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest.
+ * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest, `refuse-state-reads`
+ * answers every state-bearing read (`eth_getCode`, `eth_getStorageAt`, `eth_call`) with a provider's
+ * limit error and forwards the rest (block reads: an observation pins, then its reads are cut; the
+ * refused reads are counted too).
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
@@ -23,6 +26,7 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * port given again brings a killed provider back at the same URL).
  */
 type RpcMessage = { id?: unknown; method?: string; params?: unknown[]; result?: unknown };
+const stateBearing = new Set(["eth_getCode", "eth_getStorageAt", "eth_call"]);
 const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const [targetArg, initial, port] = process.argv.slice(2);
 if (!targetArg) throw new Error("usage: rpcProxyProcess <targetUrl> [mode]");
@@ -99,6 +103,10 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     answerRpc(res, body, { error: { code: -32601, message: "the method eth_fillTransaction does not exist/is not available" } });
     return;
   }
+  if (mode === "refuse-state-reads") {
+    await refuseStateReads(res, body);
+    return;
+  }
   if (mode === "refuse-broadcast" && body.includes('"eth_sendRawTransaction"')) {
     answerRpc(res, body, { error: { code: -32003, message: "insufficient funds for gas * price + value" } });
     return;
@@ -139,6 +147,29 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
 function answerRpc(res: ServerResponse, body: string, outcome: { error: { code: number; message: string } } | { result: unknown }) {
   const { id } = JSON.parse(body) as RpcMessage;
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, ...outcome }));
+}
+
+/** `refuse-state-reads`: the state-bearing reads of a request (or batch) answered with a limit error, the others forwarded. */
+async function refuseStateReads(res: ServerResponse, body: string) {
+  const parsed = JSON.parse(body) as RpcMessage | RpcMessage[];
+  const asked = ([] as RpcMessage[]).concat(parsed);
+  const passed = asked.filter((r) => !stateBearing.has(r.method ?? ""));
+  for (const refused of asked.filter((r) => stateBearing.has(r.method ?? ""))) {
+    const method = refused.method ?? "";
+    counts[method] = (counts[method] ?? 0) + 1;
+  }
+  const answers: RpcMessage[] = [];
+  if (passed.length > 0) {
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: forwarded(JSON.stringify(passed)) };
+    answers.push(...([] as RpcMessage[]).concat(JSON.parse(await (await fetch(target, init)).text())));
+  }
+  const byId = new Map(answers.map((a) => [JSON.stringify(a.id), a]));
+  const merged = asked.map((r) =>
+    stateBearing.has(r.method ?? "")
+      ? { jsonrpc: "2.0", id: r.id, error: { code: -32005, message: "request limit exceeded" } }
+      : byId.get(JSON.stringify(r.id)),
+  );
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(Array.isArray(parsed) ? merged : merged[0]));
 }
 
 // A failure (the node behind it stopped first, a client gone mid-request) is answered as a gateway would, never a crash.

@@ -1,4 +1,6 @@
 import type { Hex } from "viem";
+import type { RpcProvider } from "../../api/chain/providers";
+import { defaultX402PayerAuthorizationReads } from "../../api/config";
 import type { AppStore } from "../../api/store/createAppStore";
 import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
@@ -16,37 +18,46 @@ import { devnetProvider } from "./devnet";
 /** The key the test services sign offers and receipts with (the devnet payout account's, as `npm start`'s). */
 export const testSigningKey = devnetAccount(devnetRoles.payout).privateKey;
 
-/** The in-process facilitator on the test devnet (or `rpcUrl` in front of it), paying gas from `privateKey` (default: the manifest's facilitator account). */
+/** The URLs of `providers`, as the in-process facilitator takes them. */
+export const rpcUrlsOf = (providers: readonly RpcProvider[]) => providers.map((p) => p.url);
+
+/** The in-process facilitator on the test devnet (or `rpcUrls` in front of it), paying gas from `privateKey` (default: the manifest's facilitator account). */
 export function testFacilitator(
   manifest: Manifest,
   privateKey: Hex = manifest.accounts.facilitator.privateKey,
-  rpcUrl: string = manifest.rpcUrl,
+  rpcUrls: readonly string[] = [manifest.rpcUrl],
 ) {
-  return createInProcessFacilitator({ privateKey, rpcUrls: [rpcUrl], network: baseNetwork });
+  return createInProcessFacilitator({ privateKey, rpcUrls, network: baseNetwork });
 }
 
 /**
- * Per-call x402 payment against the test devnet, recorded in `store` (default: the process's shared
- * in-memory PGlite), paid to the manifest's payout address. Only files that settle need a gas key of
- * their own: settlements from one key in two processes would race on its nonce.
+ * Per-call x402 payment against the test devnet (read through `providers`, default the devnet itself),
+ * recorded in `store` (default: the process's shared in-memory PGlite), paid to the manifest's payout
+ * address. Only files that settle need a gas key of their own: settlements from one key in two
+ * processes would race on its nonce.
  */
 export function testX402Service(
   manifest: Manifest,
   store: AppStore = testAppStore(),
   overrides: Partial<CreateX402ServiceParameters> = {},
+  providers: readonly RpcProvider[] = [devnetProvider(manifest.rpcUrl)],
 ): X402Service {
-  const providers = [devnetProvider(manifest.rpcUrl)];
   const confirmSettlement =
     overrides.confirmSettlement ?? evidenceGradeSettlement({ providers, chainId: 8453, token: baseUsdc, intervalMs: 100 });
   return createX402Service({
     db: store.db,
     storeReady: store.ready,
-    facilitator: testFacilitator(manifest),
+    facilitator: testFacilitator(manifest, undefined, rpcUrlsOf(providers)),
     payTo: manifest.payoutAddress,
     network: baseNetwork,
     confirmSettlement,
     resolvePending: chainResolution({ providers, chainId: 8453, token: baseUsdc, confirmSettlement }),
-    readPayerFunds: payerFundsOnChain({ providers, chainId: 8453, token: baseUsdc }),
+    readPayerFunds: payerFundsOnChain({
+      providers,
+      chainId: 8453,
+      token: baseUsdc,
+      maxAuthorizationReads: defaultX402PayerAuthorizationReads,
+    }),
     checkSignature: authorizationSignatureCheck(providers),
     signer: createX402Signer(testSigningKey),
     retentionSeconds: 86_400,

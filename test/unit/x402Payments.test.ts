@@ -295,11 +295,10 @@ describe("answerWithin", () => {
 describe("x402 configuration", () => {
   const key = `0x${"11".repeat(32)}`;
 
-  test("a signing key and the retention of paid answers and ids, each checked", () => {
-    expect(loadConfig({ X402_SIGNING_KEY: key, X402_PAYMENT_ID_RETENTION_SECONDS: "3600" }).x402).toMatchObject({
-      signingKey: key,
-      paymentIdRetentionSeconds: 3600,
-    });
+  test("a signing key, the retention of paid answers and ids, and the payer's authorization reads, each checked", () => {
+    expect(
+      loadConfig({ X402_SIGNING_KEY: key, X402_PAYMENT_ID_RETENTION_SECONDS: "3600", X402_PAYER_AUTHORIZATION_READS: "8" }).x402,
+    ).toMatchObject({ signingKey: key, paymentIdRetentionSeconds: 3600, payerAuthorizationReads: 8 });
   });
 
   test("a gas key or a remote facilitator, not both; each checked", () => {
@@ -310,6 +309,7 @@ describe("x402 configuration", () => {
       facilitatorPrivateKey: undefined,
       signingKey: undefined,
       paymentIdRetentionSeconds: 86_400,
+      payerAuthorizationReads: 64,
     });
     expect(() => loadConfig({ X402_FACILITATOR_PRIVATE_KEY: key, X402_FACILITATOR_URL: "https://f.example" })).toThrow(
       /X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one/,
@@ -321,6 +321,8 @@ describe("x402 configuration", () => {
       { X402_SIGNING_KEY: "0x1234" },
       { X402_PAYMENT_ID_RETENTION_SECONDS: "59" },
       { X402_PAYMENT_ID_RETENTION_SECONDS: "forever" },
+      { X402_PAYER_AUTHORIZATION_READS: "0" },
+      { X402_PAYER_AUTHORIZATION_READS: "1001" },
     ]) {
       expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
     }

@@ -2,6 +2,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { defaultX402PayerAuthorizationReads } from "../../api/config";
 import { routes } from "../../api/routes/routeTable";
 import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
@@ -125,6 +126,7 @@ describe.each(backendNames)("x402: a payer's concurrent payments are bounded by 
           providers: [devnetProvider(proxy.url, "lagging")],
           chainId: 8453,
           token: baseUsdc,
+          maxAuthorizationReads: defaultX402PayerAuthorizationReads,
         }),
       });
       const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as number };
