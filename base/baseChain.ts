@@ -27,7 +27,7 @@ export const baseWeth: Address = basePredeploys.weth;
 /** A token as Base has it: symbol, address and decimals. */
 export type BaseToken = { symbol: string; address: Address; decimals: number };
 
-/** The tracked tokens by symbol (notes/market.md): the ten the indexer follows and the devnet reproduces. */
+/** The tracked tokens by symbol: the ten the indexer follows and the devnet reproduces. */
 export const baseTokens = {
   USDC: { symbol: "USDC", address: baseUsdc, decimals: 6 },
   WETH: { symbol: "WETH", address: baseWeth, decimals: 18 },

@@ -3,7 +3,7 @@ import { baseUsdc } from "../../base/baseChain";
 import type { CuratedPool, CuratedV4Pool } from "./indexerEnv";
 
 /**
- * Default curated pools on Base: the often-cited deep pools of notes/market.md. Each is verified against
+ * Default curated pools on Base: four often-cited deep pools. Each is verified against
  * its factory at start; re-rank by measured depth and set INDEXER_POOLS for a longer list.
  */
 export const baseCuratedPools: readonly CuratedPool[] = [

@@ -32,7 +32,7 @@ import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { startTraffic, whaleTransfers } from "../../devnet/traffic";
 import { testClient, testManifest } from "../support/devnet";
 
-/** Where Base has the tracked tokens (notes/market.md), with their decimals. */
+/** Where Base has the tracked tokens, with their decimals. */
 const baseTokens: Record<string, { address: Address; decimals: number }> = {
   USDC: { address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", decimals: 6 },
   WETH: { address: "0x4200000000000000000000000000000000000006", decimals: 18 },

@@ -1,5 +1,5 @@
 /**
- * The spec's endpoint table (../shared/spec/service-spec.md, "Endpoints"), transcribed once: each
+ * The product spec's endpoint table ("Endpoints"), transcribed once: the repository's copy of it, each
  * route with the statuses the spec lists for it. REST routes only (MCP has its own tests).
  */
 export const specRoutes = [
