@@ -191,15 +191,19 @@ function writeNoopApp(): string {
   return dir;
 }
 
-/** `ponder start` in `appRoot`; `backfill` resolves with the events and milliseconds of its backfill. */
+/**
+ * `ponder start` in `appRoot`; `backfill` resolves with the events and milliseconds of its backfill.
+ * PORT and INDEXER_PORT are free ports (PORT overrides Ponder's `--port`): our app's API file puts the
+ * public listener on PORT and Ponder's own server (`/status`, `baseUrl`) on INDEXER_PORT.
+ */
 function startPonder(appRoot: string, schema: string, env: Record<string, string>): Ponder {
-  const portPromise = freePort();
+  const portsPromise = Promise.all([freePort(), freePort()]);
   let child: ChildProcess | undefined;
   let baseUrl = "";
-  const backfill = portPromise.then(
-    (port) =>
+  const backfill = portsPromise.then(
+    ([port, indexerPort]) =>
       new Promise<Backfill>((done, fail) => {
-        baseUrl = `http://127.0.0.1:${port}`;
+        baseUrl = `http://127.0.0.1:${indexerPort}`;
         child = spawn(
           process.execPath,
           [
@@ -211,14 +215,12 @@ function startPonder(appRoot: string, schema: string, env: Record<string, string
             "start",
             "--schema",
             schema,
-            "--port",
-            String(port),
             "--hostname",
             "127.0.0.1",
           ],
           {
             cwd: appRoot,
-            env: { ...process.env, DEVNET_MANIFEST: manifestPath, ...env },
+            env: { ...process.env, DEVNET_MANIFEST: manifestPath, PORT: String(port), INDEXER_PORT: String(indexerPort), ...env },
             stdio: ["ignore", "pipe", "pipe"],
           },
         );
