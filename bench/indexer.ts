@@ -3,7 +3,13 @@
  * transfers per block, sent in JSON-RPC batches with automine off), indexed by our handlers and by no-op
  * handlers over the same chain and the same warm RPC cache, then the index's lag behind the head under the
  * traffic generator. Plain script: `npm run bench:indexer` (PGlite; Postgres when DATABASE_URL is set).
- * Prints its figures, then as its last line one JSON object: {"ratio", "eventsPerSecond", "lagBlocks"}.
+ * BENCH_BLOCKS (20) of BENCH_SWAPS_PER_BLOCK (1,000) swaps and BENCH_TRANSFERS_PER_BLOCK (1,800)
+ * transfers; BENCH_WARMUP (1) runs of our handlers that fill the RPC cache before BENCH_ROUNDS (3) of
+ * both, the best of each kept; BENCH_LAG_SECONDS (20) of lag sampling. Tiny (the smoke test):
+ * BENCH_BLOCKS=1 BENCH_SWAPS_PER_BLOCK=10 BENCH_TRANSFERS_PER_BLOCK=10 BENCH_WARMUP=0 BENCH_ROUNDS=1
+ * BENCH_LAG_SECONDS=1.
+ * Prints its figures, then as its last line one JSON object: {"ratio", "eventsPerSecond", "lagBlocks"}
+ * (`indexerFigures` in bench/benchFigures.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -19,11 +25,13 @@ import { startDevnet } from "../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../devnet/swapRouterAbi";
 import { startTraffic } from "../devnet/traffic";
 import { createThrowawayDatabase } from "../test/support/postgres";
+import { indexerFigures, printFigures } from "./benchFigures";
 
 const root = resolve(import.meta.dirname, "..");
 const blocks = Number(process.env.BENCH_BLOCKS ?? 20);
 const swapsPerBlock = Number(process.env.BENCH_SWAPS_PER_BLOCK ?? 1000);
 const transfersPerBlock = Number(process.env.BENCH_TRANSFERS_PER_BLOCK ?? 1800);
+const warmups = Number(process.env.BENCH_WARMUP ?? 1);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const lagSeconds = Number(process.env.BENCH_LAG_SECONDS ?? 20);
 
@@ -41,9 +49,11 @@ try {
   const storage = await benchStorage();
   cleanups.unshift(storage.cleanup);
   const noopRoot = writeNoopApp();
-  const warm = startPonder(root, "bench_warm", storage.env);
-  console.log(`warm-up (fills the RPC cache): ${summary(await warm.backfill)}`);
-  await warm.stop();
+  for (let warmup = 1; warmup <= warmups; warmup++) {
+    const warm = startPonder(root, `bench_warm_${warmup}`, storage.env);
+    console.log(`warm-up (fills the RPC cache): ${summary(await warm.backfill)}`);
+    await warm.stop();
+  }
 
   const best = { ours: Number.POSITIVE_INFINITY, noop: Number.POSITIVE_INFINITY, events: 0 };
   let ours: Ponder | undefined;
@@ -70,7 +80,7 @@ try {
   const eventsPerSecond = Math.round((best.events / best.ours) * 1000);
   const noopEventsPerSecond = Math.round((best.events / best.noop) * 1000);
   console.log(`best of ${rounds}: ours ${eventsPerSecond} events/s, no-op ${noopEventsPerSecond} events/s (${storage.name})`);
-  console.log(JSON.stringify({ ratio: Number((eventsPerSecond / noopEventsPerSecond).toFixed(3)), eventsPerSecond, lagBlocks: lag.max }));
+  printFigures(indexerFigures, { ratio: Number((eventsPerSecond / noopEventsPerSecond).toFixed(3)), eventsPerSecond, lagBlocks: lag.max });
 } finally {
   for (const cleanup of cleanups) await cleanup().catch((err) => console.error(`cleanup: ${err}`));
 }
