@@ -7,7 +7,8 @@
  * are `npm run bench:market`'s. PGlite, or Postgres with DATABASE_URL; Redis limits with REDIS_URL.
  * The load: bench/loadSettings.ts (BENCH_CPU_PROF_DIR: the access server's V8 CPU profile, which
  * bench/cpuProfileSummary.ts reads).
- * Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=1 BENCH_WARMUP_SECONDS=1.
+ * Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=1 BENCH_WARMUP_SECONDS=0
+ * BENCH_CONNECTIONS=1 BENCH_RATE_CONNECTIONS=1.
  * Plain script: `npm run bench:access`. Last line: one JSON object, `accessFigures` in bench/benchFigures.ts.
  */
 
@@ -32,12 +33,18 @@ try {
   const metered = (run: number) => ({ url: `${server.url}/metered`, headers: { "x-api-key": keyOf(server.apiKeys, run) } });
   const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
     measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
+  const open = { url: `${server.url}/open` };
+  // One answer from each first, untimed: the first metered call opens the store's and Redis's connections.
+  const firstCalls: { url: string; headers?: Record<string, string> }[] = [{ url: `${bare.url}/` }, open, metered(0)];
+  for (const target of firstCalls) {
+    const res = await fetch(target.url, { headers: target.headers });
+    if (res.status !== 200) throw new Error(`${target.url} answered ${res.status} ${await res.text()}`);
+  }
   if (warmupSeconds > 0) {
     // JIT, connections, the key cache
     await measure({ url: `${bare.url}/` }, warmupSeconds);
     await measure(metered(0), warmupSeconds);
   }
-  const open = { url: `${server.url}/open` };
   const bareRps: number[] = [];
   const openRps: number[] = [];
   const meteredRps: number[] = [];
