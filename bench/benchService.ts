@@ -5,12 +5,12 @@ import { startService, waitForJson } from "../test/support/startService";
 export type BenchService = { baseUrl: string; manifestPath: string; databaseUrl: string | undefined; stop(): Promise<void> };
 
 /**
- * Its keys' per-minute limit, 100,000 a second: far above what one machine serves, so no answer is a 429,
- * yet every call is counted (the PRO plan's 1,200 a minute is below the load).
+ * The PRO keys' per-minute limit in a service started here, 100,000 a second: far above what one machine
+ * serves, so no answer is a 429, yet every call is counted (the plan's 1,200 a minute is below the load).
  */
 const benchServiceEnv = { TIER_RATE_LIMITS: "PRO=6000000" };
 
-/** Set together: the service a benchmark measures is one already running (BENCH_SERVICE_URL, its public listener). */
+/** The `npm start` to measure instead of starting one: BENCH_SERVICE_URL (its public listener) and BENCH_SERVICE_MANIFEST. */
 export const outsideService = process.env.BENCH_SERVICE_URL
   ? { baseUrl: process.env.BENCH_SERVICE_URL, manifestPath: process.env.BENCH_SERVICE_MANIFEST ?? "" }
   : undefined;
