@@ -3,7 +3,10 @@
  * percentiles. Baseline, in the same run on the same node: the same analysis with one HTTP request per
  * JSON-RPC call, sequentially (what an implementation without batching pays). whatsabi's `autoload`
  * with `followProxies` is run too, to say whether it resolves the Diamond at all.
- * Plain script: `npm run bench:audit`. Last line: one JSON object of the figures.
+ * Plain script: `npm run bench:audit`: its own devnet, or with BENCH_DEVNET_MANIFEST the running devnet
+ * of that manifest (the smoke test passes the test run's). BENCH_WARMUP (20) untimed and BENCH_ROUNDS
+ * (200) timed audits of each kind; tiny (the smoke test): BENCH_WARMUP=0 BENCH_ROUNDS=1.
+ * Last line: one JSON object of the figures, `auditFigures` in bench/benchFigures.ts.
  */
 
 import { mkdtempSync } from "node:fs";
@@ -13,7 +16,9 @@ import { autoload } from "@shazow/whatsabi";
 import { createPublicClient, http } from "viem";
 import { auditContract } from "../api/capability/auditContract";
 import { devnetChain } from "../devnet/client";
+import { readManifest } from "../devnet/manifest";
 import { startDevnet } from "../devnet/startDevnet";
+import { auditFigures, printFigures } from "./benchFigures";
 
 const warmup = Number(process.env.BENCH_WARMUP ?? 20);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -37,12 +42,15 @@ globalThis.fetch = async (input, init) => {
   return new Response(JSON.stringify(answers), { headers: { "content-type": "application/json" } });
 };
 
-const devnet = await startDevnet({
-  port: 0,
-  blockTime: 0,
-  traffic: false,
-  manifestPath: join(mkdtempSync(join(tmpdir(), "bench-audit-")), "manifest.json"),
-});
+const devnetManifest = process.env.BENCH_DEVNET_MANIFEST || undefined;
+const devnet = devnetManifest
+  ? { manifest: readManifest(devnetManifest), stop: async () => {} }
+  : await startDevnet({
+      port: 0,
+      blockTime: 0,
+      traffic: false,
+      manifestPath: join(mkdtempSync(join(tmpdir(), "bench-audit-")), "manifest.json"),
+    });
 try {
   const { manifest } = devnet;
   const diamond = manifest.contracts.diamond;
@@ -65,17 +73,15 @@ try {
   row("batched", ours);
   row("unbatched", baseline);
   console.log(`whatsabi autoload(followProxies): proxies found ${whatsabi.proxies.length}, selectors ${whatsabi.abi.length}`);
-  console.log(
-    JSON.stringify({
-      rpcRoundTrips: ours.roundTrips,
-      p50Ms: Number(ours.p50.toFixed(2)),
-      p95Ms: Number(ours.p95.toFixed(2)),
-      baselineRoundTrips: baseline.roundTrips,
-      baselineP50Ms: Number(baseline.p50.toFixed(2)),
-      ratio: Number((baseline.p50 / ours.p50).toFixed(2)),
-      whatsabiResolvedDiamond: whatsabi.proxies.length > 0,
-    }),
-  );
+  printFigures(auditFigures, {
+    rpcRoundTrips: ours.roundTrips,
+    p50Ms: Number(ours.p50.toFixed(2)),
+    p95Ms: Number(ours.p95.toFixed(2)),
+    baselineRoundTrips: baseline.roundTrips,
+    baselineP50Ms: Number(baseline.p50.toFixed(2)),
+    ratio: Number((baseline.p50 / ours.p50).toFixed(2)),
+    whatsabiResolvedDiamond: whatsabi.proxies.length > 0,
+  });
 } finally {
   await devnet.stop();
 }

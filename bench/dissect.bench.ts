@@ -1,7 +1,9 @@
 /**
  * Dissection speed and selector accuracy on the whole corpus (devnet fixtures + npm artifacts), against
  * whatsabi and evmole on the same bytes in the same run. Plain script: `npm run bench:dissect`.
- * Prints per-engine totals, then as its last line one JSON object with the headline figures.
+ * BENCH_WARMUP (20) untimed and BENCH_ROUNDS (40) timed rounds; tiny (the smoke test): BENCH_WARMUP=0 BENCH_ROUNDS=1.
+ * Prints per-engine totals, then as its last line one JSON object with the headline figures,
+ * `dissectFigures` in bench/benchFigures.ts.
  */
 import { BytecodeIter, selectorsFromBytecode } from "@shazow/whatsabi";
 import { contractInfo } from "evmole";
@@ -10,6 +12,7 @@ import { dissectBytecode } from "../api/capability/dissectBytecode";
 import { extractSelectors } from "../api/capability/extractSelectors";
 import { knownProxySlots } from "../api/capability/knownProxySlots";
 import { type CorpusContract, loadFixtureCorpus, loadNpmCorpus, scoreSelectors } from "../test/capability/corpus";
+import { dissectFigures, printFigures } from "./benchFigures";
 
 const warmupRounds = Number(process.env.BENCH_WARMUP ?? 20);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 40);
@@ -106,16 +109,14 @@ for (const [name, ms] of totals) {
 }
 
 const ours = totals.get("ours (dissectBytecode)") as number;
-console.log(
-  JSON.stringify({
-    speedupVsWhatsabi: round((totals.get("whatsabi (selectors + opcode pass)") as number) / ours),
-    speedupVsEvmole: round((totals.get("evmole (selectors)") as number) / ours),
-    selectorRecall: round(scores.ours.recall, 4),
-    selectorPrecision: round(scores.ours.precision, 4),
-    contracts: corpus.length,
-    ourMsPerContract: round(ours / corpus.length, 4),
-  }),
-);
+printFigures(dissectFigures, {
+  speedupVsWhatsabi: round((totals.get("whatsabi (selectors + opcode pass)") as number) / ours),
+  speedupVsEvmole: round((totals.get("evmole (selectors)") as number) / ours),
+  selectorRecall: round(scores.ours.recall, 4),
+  selectorPrecision: round(scores.ours.precision, 4),
+  contracts: corpus.length,
+  ourMsPerContract: round(ours / corpus.length, 4),
+});
 
 function round(value: number, digits = 2): number {
   return Number(value.toFixed(digits));

@@ -3,7 +3,13 @@
  * transfers per block, sent in JSON-RPC batches with automine off), indexed by our handlers and by no-op
  * handlers over the same chain and the same warm RPC cache, then the index's lag behind the head under the
  * traffic generator. Plain script: `npm run bench:indexer` (PGlite; Postgres when DATABASE_URL is set).
- * Prints its figures, then as its last line one JSON object: {"ratio", "eventsPerSecond", "lagBlocks"}.
+ * BENCH_BLOCKS (20) of BENCH_SWAPS_PER_BLOCK (1,000) swaps and BENCH_TRANSFERS_PER_BLOCK (1,800)
+ * transfers; BENCH_WARMUP (1) runs of our handlers that fill the RPC cache before BENCH_ROUNDS (3) of
+ * both, the best of each kept; BENCH_LAG_SECONDS (20) of lag sampling. Tiny (the smoke test):
+ * BENCH_BLOCKS=1 BENCH_SWAPS_PER_BLOCK=10 BENCH_TRANSFERS_PER_BLOCK=10 BENCH_WARMUP=0 BENCH_ROUNDS=1
+ * BENCH_LAG_SECONDS=1.
+ * Prints its figures, then as its last line one JSON object: {"ratio", "eventsPerSecond", "lagBlocks"}
+ * (`indexerFigures` in bench/benchFigures.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -19,11 +25,13 @@ import { startDevnet } from "../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../devnet/swapRouterAbi";
 import { startTraffic } from "../devnet/traffic";
 import { createThrowawayDatabase } from "../test/support/postgres";
+import { indexerFigures, printFigures } from "./benchFigures";
 
 const root = resolve(import.meta.dirname, "..");
 const blocks = Number(process.env.BENCH_BLOCKS ?? 20);
 const swapsPerBlock = Number(process.env.BENCH_SWAPS_PER_BLOCK ?? 1000);
 const transfersPerBlock = Number(process.env.BENCH_TRANSFERS_PER_BLOCK ?? 1800);
+const warmups = Number(process.env.BENCH_WARMUP ?? 1);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const lagSeconds = Number(process.env.BENCH_LAG_SECONDS ?? 20);
 
@@ -41,9 +49,11 @@ try {
   const storage = await benchStorage();
   cleanups.unshift(storage.cleanup);
   const noopRoot = writeNoopApp();
-  const warm = startPonder(root, "bench_warm", storage.env);
-  console.log(`warm-up (fills the RPC cache): ${summary(await warm.backfill)}`);
-  await warm.stop();
+  for (let warmup = 1; warmup <= warmups; warmup++) {
+    const warm = startPonder(root, `bench_warm_${warmup}`, storage.env);
+    console.log(`warm-up (fills the RPC cache): ${summary(await warm.backfill)}`);
+    await warm.stop();
+  }
 
   const best = { ours: Number.POSITIVE_INFINITY, noop: Number.POSITIVE_INFINITY, events: 0 };
   let ours: Ponder | undefined;
@@ -70,7 +80,7 @@ try {
   const eventsPerSecond = Math.round((best.events / best.ours) * 1000);
   const noopEventsPerSecond = Math.round((best.events / best.noop) * 1000);
   console.log(`best of ${rounds}: ours ${eventsPerSecond} events/s, no-op ${noopEventsPerSecond} events/s (${storage.name})`);
-  console.log(JSON.stringify({ ratio: Number((eventsPerSecond / noopEventsPerSecond).toFixed(3)), eventsPerSecond, lagBlocks: lag.max }));
+  printFigures(indexerFigures, { ratio: Number((eventsPerSecond / noopEventsPerSecond).toFixed(3)), eventsPerSecond, lagBlocks: lag.max });
 } finally {
   for (const cleanup of cleanups) await cleanup().catch((err) => console.error(`cleanup: ${err}`));
 }
@@ -191,15 +201,19 @@ function writeNoopApp(): string {
   return dir;
 }
 
-/** `ponder start` in `appRoot`; `backfill` resolves with the events and milliseconds of its backfill. */
+/**
+ * `ponder start` in `appRoot`; `backfill` resolves with the events and milliseconds of its backfill.
+ * PORT and INDEXER_PORT are free ports (PORT overrides Ponder's `--port`): our app's API file puts the
+ * public listener on PORT and Ponder's own server (`/status`, `baseUrl`) on INDEXER_PORT.
+ */
 function startPonder(appRoot: string, schema: string, env: Record<string, string>): Ponder {
-  const portPromise = freePort();
+  const portsPromise = Promise.all([freePort(), freePort()]);
   let child: ChildProcess | undefined;
   let baseUrl = "";
-  const backfill = portPromise.then(
-    (port) =>
+  const backfill = portsPromise.then(
+    ([port, indexerPort]) =>
       new Promise<Backfill>((done, fail) => {
-        baseUrl = `http://127.0.0.1:${port}`;
+        baseUrl = `http://127.0.0.1:${indexerPort}`;
         child = spawn(
           process.execPath,
           [
@@ -211,14 +225,12 @@ function startPonder(appRoot: string, schema: string, env: Record<string, string
             "start",
             "--schema",
             schema,
-            "--port",
-            String(port),
             "--hostname",
             "127.0.0.1",
           ],
           {
             cwd: appRoot,
-            env: { ...process.env, DEVNET_MANIFEST: manifestPath, ...env },
+            env: { ...process.env, DEVNET_MANIFEST: manifestPath, PORT: String(port), INDEXER_PORT: String(indexerPort), ...env },
             stdio: ["ignore", "pipe", "pipe"],
           },
         );

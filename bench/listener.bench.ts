@@ -9,13 +9,16 @@
  *      (`ponder serve`), a process of its own.
  * Beside throughput, the serving process's CPU time per request (Linux /proc), which other load on the
  * machine disturbs less; (b) includes the indexer's own work in the same process.
- * Plain script: `npm run bench:listener`. BENCH_DURATION (s, 5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3).
- * Last line: one JSON object of the medians and their ratios to (a).
+ * Plain script: `npm run bench:listener`. BENCH_DURATION (s, 5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3);
+ * BENCH_SERVICE_URL and BENCH_SERVICE_MANIFEST: measure an `npm start` already running
+ * (bench/benchService.ts). Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1.
+ * Last line: one JSON object of the medians and their ratios to (a), `listenerFigures` in bench/benchFigures.ts.
  */
 
 import autocannon from "autocannon";
-import { createThrowawayDatabase } from "../test/support/postgres";
-import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
+import { type RunningService, startReplica, waitForJson } from "../test/support/startService";
+import { listenerFigures, printFigures } from "./benchFigures";
+import { type BenchService, benchService } from "./benchService";
 import { median } from "./median";
 import { cpuSeconds, pidListeningOn } from "./processCpu";
 import { startBareHono } from "./startBareHono";
@@ -23,21 +26,19 @@ import { startBareHono } from "./startBareHono";
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const databaseUrl = process.env.DATABASE_URL || undefined;
 const route = "/v1/transaction/preflight";
 
 type Target = { name: string; url: string; method: "GET" | "POST"; expected: number };
 type Measurement = { rps: number; cpuUsPerRequest: number | undefined };
 
 const bare = await startBareHono();
-const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
-let service: RunningService | undefined;
+let service: BenchService | undefined;
 let replica: RunningService | undefined;
 try {
-  service = await startService(database ? { DATABASE_URL: database.url } : {});
-  await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+  service = await benchService();
+  const database = service.databaseUrl;
   if (database) {
-    replica = await startReplica(service, { DATABASE_URL: database.url });
+    replica = await startReplica(service, { DATABASE_URL: database });
     await waitForJson(`${replica.baseUrl}/ready`, (status) => status === 200, 60_000, replica);
   }
   const targets: Target[] = [
@@ -74,21 +75,18 @@ try {
     );
   }
   const rounded = (value: number | undefined) => (value === undefined ? undefined : Math.round(value));
-  console.log(
-    JSON.stringify({
-      backend: database ? "postgres" : "pglite",
-      bareHonoRps: rounded(rps.bareHono),
-      ownListenerRps: rounded(rps.ownListener),
-      replicaListenerRps: rounded(rps.replicaListener),
-      ratioOwnVsBare: ratio("ownListener"),
-      ratioReplicaVsBare: ratio("replicaListener"),
-      cpuUsPerRequest: Object.fromEntries(targets.map((t) => [t.name, rounded(cpu[t.name]) ?? null])),
-    }),
-  );
+  printFigures(listenerFigures, {
+    backend: database ? "postgres" : "pglite",
+    bareHonoRps: Math.round(ceiling),
+    ownListenerRps: Math.round(rps.ownListener ?? Number.NaN),
+    replicaListenerRps: rounded(rps.replicaListener),
+    ratioOwnVsBare: ratio("ownListener") ?? Number.NaN,
+    ratioReplicaVsBare: ratio("replicaListener"),
+    cpuUsPerRequest: Object.fromEntries(targets.map((t) => [t.name, rounded(cpu[t.name]) ?? null])),
+  });
 } finally {
   await replica?.stop();
   await service?.stop();
-  await database?.drop();
   await bare.stop();
 }
 

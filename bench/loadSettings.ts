@@ -1,8 +1,8 @@
 /**
  * The load of the HTTP benchmarks (bench:access, bench:market), from the environment: BENCH_DURATION
  * (s, 10) per run, BENCH_CONNECTIONS (50), BENCH_ROUNDS (3) of interleaved runs, BENCH_RATE_SECONDS
- * (20) at the fixed 1,000 req/s over BENCH_RATE_CONNECTIONS (10), BENCH_CPU_PROF_DIR (unset: no
- * profile) for the measured server's V8 CPU profile.
+ * (20) at the fixed 1,000 req/s over BENCH_RATE_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2, 0: none) of
+ * warm-up for each server, BENCH_CPU_PROF_DIR (unset: no profile) for the measured server's V8 CPU profile.
  */
 export const loadSettings = {
   duration: Number(process.env.BENCH_DURATION ?? 10),
@@ -11,6 +11,7 @@ export const loadSettings = {
   rateSeconds: Number(process.env.BENCH_RATE_SECONDS ?? 20),
   /** 50 connections at 20 requests a second each send in bursts that alone put bare Hono's p99 at 10-50 ms here. */
   rateConnections: Number(process.env.BENCH_RATE_CONNECTIONS ?? 10),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
   cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,
 };
 

@@ -16,14 +16,20 @@
  * of its own, as `npm run start:cluster` runs them) instead of the indexer's process; keys are still
  * bought from the indexer's process, over the same Postgres app store.
  * BENCH_ROUTE replaces the route (default `marketRoute`); the load: bench/loadSettings.ts
- * (BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (`--cpu-prof`). Last line: one JSON object.
+ * (BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (`--cpu-prof`). BENCH_SERVICE_URL
+ * and BENCH_SERVICE_MANIFEST: measure an `npm start` already running (bench/benchService.ts; not with
+ * BENCH_REPLICA or BENCH_CPU_PROF_DIR, which need their own).
+ * Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=1 BENCH_WARMUP_SECONDS=0
+ * BENCH_CONNECTIONS=1 BENCH_RATE_CONNECTIONS=1.
+ * Last line: one JSON object, `marketFigures` in bench/benchFigures.ts.
  */
 
 import { randomBytes } from "node:crypto";
 import { createPublicClient, http } from "viem";
 import { readManifest } from "../devnet/manifest";
-import { createThrowawayDatabase } from "../test/support/postgres";
-import { type RunningService, startReplica, startService, waitForJson } from "../test/support/startService";
+import { type RunningService, startReplica, waitForJson } from "../test/support/startService";
+import { marketFigures, printFigures } from "./benchFigures";
+import { type BenchService, benchService, outsideService } from "./benchService";
 import { buyKey } from "./buyKey";
 import { keyOf, loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
@@ -34,31 +40,27 @@ import { startBareHono } from "./startBareHono";
 const marketRoute = "/v1/token/price/WETH";
 
 const route = process.env.BENCH_ROUTE || marketRoute;
-const { duration, connections, rounds, rateSeconds, rateConnections, cpuProfileDir } = loadSettings;
-const databaseUrl = process.env.DATABASE_URL || undefined;
+const { duration, connections, rounds, rateSeconds, rateConnections, warmupSeconds, cpuProfileDir } = loadSettings;
 const onReplica = process.env.BENCH_REPLICA === "1";
-if (onReplica && !databaseUrl)
+if (onReplica && !process.env.DATABASE_URL)
   throw new Error("BENCH_REPLICA=1 needs DATABASE_URL: a replica reads the index and the app store from Postgres");
-/** 100,000 a second: far above what one machine serves, so no answer is a 429, yet every call is counted. */
-const benchProRatePerMinute = 6_000_000;
+if (outsideService && (onReplica || cpuProfileDir))
+  throw new Error("BENCH_REPLICA and BENCH_CPU_PROF_DIR need a service started here: unset BENCH_SERVICE_URL");
 
 const bare = await startBareHono();
-const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
-let service: RunningService | undefined;
+let service: BenchService | undefined;
 let replica: RunningService | undefined;
 let sampler: { stop(): Promise<number | null> } | undefined;
 try {
   const env = {
-    TIER_RATE_LIMITS: `PRO=${benchProRatePerMinute}`,
-    ...(database ? { DATABASE_URL: database.url } : {}),
     ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
     // One pepper for both processes, so a key bought from one is known to the other.
     ...(onReplica ? { API_KEY_PEPPER: randomBytes(32).toString("hex") } : {}),
   };
-  service = await startService(env);
-  await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
-  if (onReplica) {
-    replica = await startReplica(service, env);
+  service = await benchService(env);
+  const database = service.databaseUrl;
+  if (onReplica && database) {
+    replica = await startReplica(service, { ...env, DATABASE_URL: database });
     await waitForJson(`${replica.baseUrl}/ready`, (status) => status === 200, 60_000, replica);
   }
   const manifest = readManifest(service.manifestPath);
@@ -76,8 +78,11 @@ try {
   sampler = sampleFreshness(keyed(0), manifest.rpcUrl);
   const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
     measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
-  await measure({ url: `${bare.url}/` }, 2); // warm-up: JIT, connections, caches
-  await measure(keyed(0), 2);
+  if (warmupSeconds > 0) {
+    // JIT, connections, caches
+    await measure({ url: `${bare.url}/` }, warmupSeconds);
+    await measure(keyed(0), warmupSeconds);
+  }
 
   const bareRps: number[] = [];
   const routeRps: number[] = [];
@@ -98,25 +103,22 @@ try {
   console.log(
     `backend: ${database ? "Postgres" : "PGlite"}${process.env.REDIS_URL ? " + Redis" : ""}, served by ${replica ? "an API replica" : "the indexer's process"}; ${connections} connections, ${duration} s runs, ${rounds} rounds (medians)`,
   );
-  console.log(
-    JSON.stringify({
-      ratioVsBareHono: Number((median(routeRps) / median(bareRps)).toFixed(3)),
-      p99MsAt1000rps: fixed.p99Ms,
-      freshnessBlocks: freshness,
-      bareHonoP99MsAt1000rps: fixedBare.p99Ms,
-      route,
-      backend: database ? "postgres" : "pglite",
-      servedBy: replica ? "replica" : "indexer",
-      rateLimits: process.env.REDIS_URL ? "redis" : "memory",
-      bareHonoRps: Math.round(median(bareRps)),
-      routeRps: Math.round(median(routeRps)),
-    }),
-  );
+  printFigures(marketFigures, {
+    ratioVsBareHono: Number((median(routeRps) / median(bareRps)).toFixed(3)),
+    p99MsAt1000rps: fixed.p99Ms,
+    freshnessBlocks: freshness,
+    bareHonoP99MsAt1000rps: fixedBare.p99Ms,
+    route,
+    backend: database ? "postgres" : "pglite",
+    servedBy: replica ? "replica" : "indexer",
+    rateLimits: process.env.REDIS_URL ? "redis" : "memory",
+    bareHonoRps: Math.round(median(bareRps)),
+    routeRps: Math.round(median(routeRps)),
+  });
 } finally {
   await sampler?.stop();
   await replica?.stop();
   await service?.stop();
-  await database?.drop();
   await bare.stop();
 }
 

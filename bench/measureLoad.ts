@@ -12,11 +12,12 @@ export type MeasureLoadParameters = {
   rate?: number;
 };
 
-/** One time-bounded autocannon run from this process; throws unless every answer is a 2xx. */
+/** One time-bounded autocannon run from this process; throws unless it got answers and every one is a 2xx. */
 export async function measureLoad({ url, headers, connections, seconds, rate }: MeasureLoadParameters): Promise<LoadRun> {
   const result = await autocannon({ url, headers, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
   const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const counts = Object.fromEntries(Object.entries(statuses).map(([code, s]) => [code, s.count]));
+  if (result.requests.total === 0) throw new Error(`${url}: no answer within ${seconds} s (a starved machine, or a stalled server)`);
   if (result.errors > 0 || result["2xx"] !== result.requests.total) {
     throw new Error(`${url}: ${result.errors} errors, statuses ${JSON.stringify(counts)} of ${result.requests.total} answers`);
   }

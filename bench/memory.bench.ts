@@ -4,28 +4,26 @@
  * steady HTTP load over the market, audit and status routes (MEMORY_RATE requests a second, 50).
  * The resident set (RSS, from /proc) of each process (`ponder`: indexer and API; `start`: the
  * launcher with the traffic generator; `anvil`) is sampled once ready, a minute later, and at the
- * end. Last line: one JSON object, sizes in MB.
+ * end. BENCH_SERVICE_URL and BENCH_SERVICE_MANIFEST: measure an `npm start` already running
+ * (bench/benchService.ts). Tiny (the smoke test): MEMORY_SECONDS=1 MEMORY_RATE=5.
+ * Last line: one JSON object, sizes in MB: `memoryFigures` in bench/benchFigures.ts.
  */
 
 import autocannon from "autocannon";
 import { readManifest } from "../devnet/manifest";
-import { createThrowawayDatabase } from "../test/support/postgres";
-import { type RunningService, startService, waitForJson } from "../test/support/startService";
+import { memoryFigures, printFigures } from "./benchFigures";
+import { type BenchService, benchService } from "./benchService";
 import { buyKey } from "./buyKey";
 import { pidListeningOn } from "./processCpu";
 import { type ProcessSizes, parentPid, residentSetSizes } from "./residentSetSizes";
 
 const seconds = Number(process.env.MEMORY_SECONDS ?? 300);
 const rate = Number(process.env.MEMORY_RATE ?? 50);
-const databaseUrl = process.env.DATABASE_URL || undefined;
 
-const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : undefined;
-let service: RunningService | undefined;
+let service: BenchService | undefined;
 try {
-  // The PRO plan's 1,200 calls a minute would answer most of this load with 429s.
-  service = await startService({ TIER_RATE_LIMITS: "PRO=600000", ...(database ? { DATABASE_URL: database.url } : {}) });
+  service = await benchService();
   const running = service;
-  await waitForJson(`${running.baseUrl}/ready`, (status) => status === 200, 180_000, running);
   const manifest = readManifest(running.manifestPath);
   const ponderPid = pidListeningOn(Number(new URL(running.baseUrl).port));
   const anvilPid = pidListeningOn(Number(new URL(manifest.rpcUrl).port));
@@ -55,18 +53,15 @@ try {
   const statuses = Object.fromEntries(
     Object.entries(load.statusCodeStats as unknown as Record<string, { count: number }>).map(([code, s]) => [code, s.count]),
   );
-  console.log(
-    JSON.stringify({
-      database: database ? "postgres" : "pglite",
-      seconds,
-      requests: load.requests.total,
-      statuses,
-      rssReadyMb: ready,
-      rssAfterMinuteMb: afterMinute ?? null,
-      rssEndMb: end,
-    }),
-  );
+  printFigures(memoryFigures, {
+    database: running.databaseUrl ? "postgres" : "pglite",
+    seconds,
+    requests: load.requests.total,
+    statuses,
+    rssReadyMb: ready,
+    rssAfterMinuteMb: afterMinute ?? null,
+    rssEndMb: end,
+  });
 } finally {
   await service?.stop();
-  await database?.drop();
 }

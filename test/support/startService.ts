@@ -59,7 +59,7 @@ export async function startCluster(
  * Runs an API replica as the README says (`ponder serve`, Postgres only) beside `service`, with its
  * database and devnet (`env` carries DATABASE_URL), on free ports of its own.
  */
-export async function startReplica(service: RunningService, env: Record<string, string>): Promise<RunningService> {
+export async function startReplica(service: Pick<RunningService, "manifestPath">, env: Record<string, string>): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-replica-"));
   const schema = process.env.DATABASE_SCHEMA || "svc_index";
   return runProcess([join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {

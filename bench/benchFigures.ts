@@ -1,0 +1,109 @@
+import { z } from "zod";
+
+/**
+ * The JSON object each benchmark prints as its last line: its fields and their types, one schema for
+ * each `npm run bench:*` script. The benchmarks type their figures with these, and
+ * test/bench/benchSmoke.test.ts parses the line each printed with them.
+ */
+
+const backend = z.enum(["pglite", "postgres"]);
+const rateLimits = z.enum(["memory", "redis"]);
+
+/** `bench:dissect`: our dissection against whatsabi and evmole on the whole corpus. */
+export const dissectFigures = z.strictObject({
+  /** Medians of the timed rounds: whatsabi's time (selectors and an opcode pass) over ours. */
+  speedupVsWhatsabi: z.number(),
+  /** evmole's time (selectors) over ours. */
+  speedupVsEvmole: z.number(),
+  /** Our selectors against the ABIs the corpus was compiled from. */
+  selectorRecall: z.number(),
+  selectorPrecision: z.number(),
+  contracts: z.number().int(),
+  ourMsPerContract: z.number(),
+});
+
+/** `bench:audit`: an audit of the devnet Diamond, batched as we send it and one request per call. */
+export const auditFigures = z.strictObject({
+  rpcRoundTrips: z.number().int(),
+  p50Ms: z.number(),
+  p95Ms: z.number(),
+  baselineRoundTrips: z.number().int(),
+  baselineP50Ms: z.number(),
+  /** The baseline's p50 over ours. */
+  ratio: z.number(),
+  /** Whether whatsabi's `autoload` with `followProxies` found the Diamond's facets. */
+  whatsabiResolvedDiamond: z.boolean(),
+});
+
+/** `bench:listener`: the public port's throughput (medians of the rounds) and CPU time a request. */
+export const listenerFigures = z.strictObject({
+  backend,
+  bareHonoRps: z.number().int(),
+  ownListenerRps: z.number().int(),
+  /** Only with DATABASE_URL: the same route through an API replica. */
+  replicaListenerRps: z.number().int().optional(),
+  ratioOwnVsBare: z.number(),
+  ratioReplicaVsBare: z.number().optional(),
+  /** By target (`bareHono`, `ownListener`, `replicaListener`): the serving process's CPU µs a request; null off Linux. */
+  cpuUsPerRequest: z.record(z.string(), z.number().int().nullable()),
+});
+
+/** `bench:access`: the access path alone over HTTP against bare Hono. */
+export const accessFigures = z.strictObject({
+  ratioVsBareHono: z.number(),
+  p99MsAt1000rps: z.number(),
+  bareHonoP99MsAt1000rps: z.number(),
+  backend,
+  rateLimits,
+  bareHonoRps: z.number().int(),
+  noAccessRps: z.number().int(),
+  meteredRps: z.number().int(),
+  accessMicrosecondsPerCall: z.number().int(),
+});
+
+/** `bench:market`: a keyed route of `npm start` under load against bare Hono. */
+export const marketFigures = z.strictObject({
+  ratioVsBareHono: z.number(),
+  p99MsAt1000rps: z.number(),
+  /** The largest lag between the head and the index block an answer reflects; null when answers carry no index provenance. */
+  freshnessBlocks: z.number().int().nullable(),
+  bareHonoP99MsAt1000rps: z.number(),
+  route: z.string(),
+  backend,
+  servedBy: z.enum(["indexer", "replica"]),
+  rateLimits,
+  bareHonoRps: z.number().int(),
+  routeRps: z.number().int(),
+});
+
+/** Resident sets in MB by process (`ponder`, `start`, `anvil`; one that exited is left out) and their `total`. */
+const processSizes = z.record(z.string(), z.number());
+
+/** `bench:memory`: the resident sets of `npm start` under steady load. */
+export const memoryFigures = z.strictObject({
+  database: backend,
+  seconds: z.number(),
+  requests: z.number().int(),
+  /** Answers by HTTP status. */
+  statuses: z.record(z.string(), z.number().int()),
+  rssReadyMb: processSizes,
+  /** null when the load lasted less than a minute. */
+  rssAfterMinuteMb: processSizes.nullable(),
+  rssEndMb: processSizes,
+});
+
+/** `bench:indexer`: backfill throughput of our handlers against no-op handlers, and the lag under traffic. */
+export const indexerFigures = z.strictObject({
+  /** Our events a second over the no-op handlers'. */
+  ratio: z.number(),
+  eventsPerSecond: z.number().int(),
+  lagBlocks: z.number().int(),
+});
+
+/**
+ * Prints `figures` as the benchmark's last line, typed by its schema (checked by the smoke test, not here:
+ * a long run's figures are printed even when one of them is not a number).
+ */
+export function printFigures<T extends z.ZodType>(_schema: T, figures: z.infer<T>): void {
+  console.log(JSON.stringify(figures));
+}
