@@ -11,10 +11,19 @@ export async function findX402Payment(db: AppDb, id: string): Promise<X402Paymen
   return row;
 }
 
-/** The payment a payment-identifier id was used for, while it is kept. */
-export async function findX402PaymentByIdentifier(db: AppDb, identifier: string): Promise<X402PaymentRow | undefined> {
+/**
+ * The payment a payment-identifier id was used for, while it is kept. An id found past its retention is
+ * forgotten here and now, its row as `forgetRetainedAnswers` would (whose pass runs beside requests, at most
+ * once a minute per process, and may not have reached it): a retry under it is then a new payment.
+ */
+export async function findX402PaymentByIdentifier(db: AppDb, identifier: string, now: Date): Promise<X402PaymentRow | undefined> {
   const [row] = await db.select().from(x402Payment).where(eq(x402Payment.paymentIdentifier, identifier));
-  return row;
+  if (!row || !(row.retainedUntil && row.retainedUntil < now && (row.status === "SETTLED" || row.status === "FAILED"))) return row;
+  await db
+    .update(x402Payment)
+    .set(forgotten)
+    .where(and(eq(x402Payment.id, row.id), pastRetention(now)));
+  return undefined;
 }
 
 /**
@@ -96,13 +105,15 @@ export async function resolveX402Settlement(db: AppDb, id: string, outcome: X402
  * number of rows forgotten.
  */
 export async function forgetRetainedAnswers(db: AppDb, now: Date): Promise<number> {
-  const rows = await db
-    .update(x402Payment)
-    .set({ answer: null, paymentResponse: null, paymentIdentifier: null, payerKey: null, retainedUntil: null })
-    .where(and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"])))
-    .returning({ id: x402Payment.id });
+  const rows = await db.update(x402Payment).set(forgotten).where(pastRetention(now)).returning({ id: x402Payment.id });
   return rows.length;
 }
+
+/** What a row past its retention keeps no more. */
+const forgotten = { answer: null, paymentResponse: null, paymentIdentifier: null, payerKey: null, retainedUntil: null };
+
+/** A finished payment kept past its retention (a PENDING one keeps its answer until resolved). */
+const pastRetention = (now: Date) => and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"]));
 
 /** A payment of one payer that may still take from its balance: its amount, the authorization it spends, and whether it settled. */
 export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore" | "status">;

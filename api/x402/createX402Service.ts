@@ -466,7 +466,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       };
 
       if (identifier.id) {
-        const used = await findX402PaymentByIdentifier(p.db, identifier.id);
+        const used = await findX402PaymentByIdentifier(p.db, identifier.id, clock());
         if (used) return retryOf(used);
       }
       const known = await findX402Payment(p.db, id);
@@ -512,7 +512,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
       if (claimed === "OVER_BALANCE") return refuse("payer_balance_committed");
       if (claimed === "TAKEN") {
         // Lost to a concurrent request carrying the same payment or the same id.
-        const used = identifier.id ? await findX402PaymentByIdentifier(p.db, identifier.id) : undefined;
+        const used = identifier.id ? await findX402PaymentByIdentifier(p.db, identifier.id, clock()) : undefined;
         if (used) return retryOf(used);
         return refuse(usedReason[(await findX402Payment(p.db, id))?.status ?? "CLAIMED"]);
       }

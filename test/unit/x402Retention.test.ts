@@ -49,7 +49,7 @@ describe("retention of paid answers and payment-identifier ids", () => {
     const kept = await Promise.all(
       rows.map(async (r) => [
         (await findX402Payment(store.db, r.id))?.answer ?? null,
-        (await findX402PaymentByIdentifier(store.db, r.identifier))?.id ?? null,
+        (await findX402PaymentByIdentifier(store.db, r.identifier, now))?.id ?? null,
       ]),
     );
     expect(kept).toEqual([
