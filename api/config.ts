@@ -145,6 +145,9 @@ export const defaultMcpLimits = {
  */
 export const defaultX402PayerAuthorizationReads = 64;
 
+/** RPC_TIMEOUT_MS's default: how long one batch may take before its provider counts as not answering. */
+export const defaultRpcTimeoutMs = 4000;
+
 /**
  * Every environment variable the service reads. Each has a row in docs/configuration.md; nothing else
  * reads process.env.
@@ -169,7 +172,7 @@ export const EnvSchema = z.object({
   /** A trusted primary Base RPC provider (your own node or a paid endpoint). */
   BASE_RPC_PRIMARY_URL: z.string().url().optional(),
   /** How long one JSON-RPC batch to a provider may take before that provider counts as not answering. */
-  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(4000),
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(defaultRpcTimeoutMs),
   DATABASE_URL: z.string().url().optional(),
   /** Ponder's schema for this deploy of the indexing code. */
   DATABASE_SCHEMA: z

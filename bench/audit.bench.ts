@@ -18,6 +18,7 @@ import { auditContract } from "../api/capability/auditContract";
 import { devnetChain } from "../devnet/client";
 import { readManifest } from "../devnet/manifest";
 import { startDevnet } from "../devnet/startDevnet";
+import { devnetReadTimeoutMs } from "../test/support/startService";
 import { auditFigures, printFigures } from "./benchFigures";
 
 const warmup = Number(process.env.BENCH_WARMUP ?? 20);
@@ -55,7 +56,9 @@ try {
   const { manifest } = devnet;
   const diamond = manifest.contracts.diamond;
   if (!diamond) throw new Error("no diamond in the manifest");
-  const deps = { providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true }], chainId: 8453 };
+  // On the test run's shared devnet (the suite's smoke run) it waits as the tests do; on its own, 4 s.
+  const timeoutMs = devnetManifest ? devnetReadTimeoutMs : undefined;
+  const deps = { providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true, timeoutMs }], chainId: 8453 };
   const client = createPublicClient({ chain: devnetChain(manifest.rpcUrl), transport: http(manifest.rpcUrl) });
 
   const audit = async () => {

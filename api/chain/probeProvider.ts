@@ -1,5 +1,6 @@
+import { defaultRpcTimeoutMs } from "../config";
 import type { RpcProvider } from "./providers";
-import { defaultRpcTimeoutMs, rpcBatch } from "./rpcBatch";
+import { rpcBatch } from "./rpcBatch";
 
 /** One provider's latest block, or why it did not answer. */
 export type ProviderHead =

@@ -1,7 +1,5 @@
+import { defaultRpcTimeoutMs } from "../config";
 import type { RpcProvider } from "./providers";
-
-/** RPC_TIMEOUT_MS's default: how long one batch may take before its provider counts as not answering. */
-export const defaultRpcTimeoutMs = 4000;
 
 export type RpcRequest = { method: string; params: unknown[] };
 

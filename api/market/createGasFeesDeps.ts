@@ -25,7 +25,7 @@ export const gasFeesCacheEntries = 4;
  * block behind the chain, so an answer is at most one block old. Observations are kept per block (`gasFeesCacheEntries`).
  */
 export function createGasFeesDeps({ providers, chainId, blockTimeMs, now }: CreateGasFeesDepsParameters): ObserveGasFeesDeps {
-  // A provider that hangs costs a pin two seconds at most.
+  // A provider that hangs costs a pin half its RPC_TIMEOUT_MS at most (2 s by default).
   const readHead = shareHeadReads(probeProvider, { ttlMs: blockTimeMs / 2, now });
   return { providers, chainId, readHead, cache: createBlockCache<GasObservation>({ maxEntries: gasFeesCacheEntries }), now };
 }

@@ -15,7 +15,7 @@ export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSecond
  * head reads are shared by concurrent calls and reused for a second.
  */
 export function createStatusCheck(deps: CheckStatusDeps, history: StatusHistoryDeps): () => Promise<StatusReport> {
-  // A provider that hangs costs the status page two seconds at most.
+  // A provider that hangs costs the status page half its RPC_TIMEOUT_MS at most (2 s by default).
   const readHead = shareHeadReads(deps.readHead ?? probeProvider, { now: deps.now });
   const now = history.clock ?? (() => new Date());
   return async () => {

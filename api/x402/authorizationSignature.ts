@@ -28,7 +28,9 @@ export type CheckAuthorizationSignature = (payload: ExactEvmPaymentPayload, term
  * signature that cannot be recovered is a refusal, not an outage.
  */
 export function authorizationSignatureCheck(providers: readonly RpcProvider[]): CheckAuthorizationSignature {
-  const client = createPublicClient({ transport: fallback(providers.map((provider) => http(provider.url))) });
+  const client = createPublicClient({
+    transport: fallback(providers.map((provider) => http(provider.url, { timeout: provider.timeoutMs }))),
+  });
   return async (payload, terms) => {
     const { authorization, signature } = payload.payload;
     const address = getAddress(authorization.from);

@@ -146,8 +146,12 @@ describe("the demo's work budget under a parallel burst from one client", () => 
       }
       // Each failure is charged what it read: the client is refused once those reads reach the budget.
       const failures = Math.ceil(budget / perFailure);
-      expect(statuses).toEqual([...Array<number>(failures).fill(503), 429]);
-      expect(readsBeforeRefusal).toBe(failures * perFailure);
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.slice(0, -1).every((s) => s === 503)).toBe(true);
+      // A failure reads 10 or 11 (whether its pin was shared): admitted while under the budget, refused once at it.
+      expect(readsBeforeRefusal).toBeGreaterThanOrEqual(budget);
+      expect(readsBeforeRefusal - budget).toBeLessThan(perFailure + 2);
+      expect(statuses.length - 1).toBeLessThanOrEqual(failures + 1);
       expect(refused?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
       expect(await refused?.json()).toMatchObject({ error: "RATE_LIMITED" });
     } finally {

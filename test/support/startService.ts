@@ -70,10 +70,6 @@ export async function startReplica(service: Pick<RunningService, "manifestPath">
 }
 
 /**
- * Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop.
- * TypeScript entry points run with tsx as a loader, as package.json runs them (scripts/start.ts says why).
- */
-/**
  * How long a test service waits on the shared devnet (RPC_TIMEOUT_MS; `devnetProvider` in-process): every
  * file of the run reads the one anvil, and on a loaded 2-core machine an answer can take longer than the
  * product's 4 s default (a read timed out there is a 503 no test means). Tests of timeouts name their own.
@@ -81,6 +77,10 @@ export async function startReplica(service: Pick<RunningService, "manifestPath">
  */
 export const devnetReadTimeoutMs = 20_000;
 
+/**
+ * Starts `node args` in the repository with PORT and INDEXER_PORT on free ports; `dir` is removed on stop.
+ * TypeScript entry points run with tsx as a loader, as package.json runs them (scripts/start.ts says why).
+ */
 async function runProcess(args: string[], dir: string, env: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
   const indexerPort = await freePort();
