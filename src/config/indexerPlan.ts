@@ -56,7 +56,12 @@ export function indexerPlan(config: Config): IndexerPlan {
       weth: weth.address,
       payoutAddress: (config.payoutAddress as Address | undefined) ?? manifest.payoutAddress,
       tokens: trackedTokens(Object.values(manifest.tokens), settings),
-      factories: { ...manifest.factories, slipstream: undefined },
+      factories: {
+        uniswapV2: manifest.dexes.uniswapV2.factory,
+        uniswapV3: manifest.dexes.uniswapV3.factory,
+        aerodrome: manifest.dexes.aerodrome.factory,
+        slipstream: manifest.dexes.slipstream[0]?.factory,
+      },
       // INDEXER_POOLS or INDEXER_V4_POOLS runs mainnet's curated mode on the devnet, from the seeded state on.
       pools: curatedMode
         ? { discovery: "list", curated: settings.curatedPools ?? [], curatedV4: settings.curatedV4Pools ?? [] }
