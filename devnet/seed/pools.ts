@@ -17,37 +17,49 @@ import { unitsForUsd } from "./prices";
 type PoolSpec = { kind: PoolKind; base: string; quote: string; fee?: number; tickSpacing?: number; tvlUsd: number };
 
 /**
- * The seeded pools: every kind, Uniswap V3 at four fee tiers, stable pools for the dollar stables, a
- * Slipstream CL pool, and at least five pools for each of USDC, WETH and cbBTC so that the price median
- * has five to choose from.
+ * The seeded pools, shaped like Base's market: every symbol priced by at least three pools on at least two
+ * DEX kinds (V4 pools in devnet/seed/v4Pools.ts count), depths from a few million to tens of millions of
+ * dollars as Base's deepest pools, every Uniswap V3 fee tier, stable pools for the dollar stables, and at
+ * least five pools for each of USDC, WETH and cbBTC. A thin pool (AERO/USDC on Uniswap V2) stays below
+ * the price's minimum depth.
  */
 export const poolSpecs: readonly PoolSpec[] = [
+  { kind: "slipstream", base: "WETH", quote: "USDC", tickSpacing: 100, tvlUsd: 45_000_000 },
   { kind: "uniswap-v3", base: "WETH", quote: "USDC", fee: 500, tvlUsd: 40_000_000 },
   { kind: "uniswap-v3", base: "WETH", quote: "USDC", fee: 3000, tvlUsd: 8_000_000 },
   { kind: "uniswap-v2", base: "WETH", quote: "USDC", tvlUsd: 6_000_000 },
   { kind: "aerodrome-volatile", base: "WETH", quote: "USDC", tvlUsd: 30_000_000 },
-  { kind: "slipstream", base: "WETH", quote: "USDC", tickSpacing: 100, tvlUsd: 45_000_000 },
   { kind: "uniswap-v3", base: "cbBTC", quote: "USDC", fee: 500, tvlUsd: 20_000_000 },
   { kind: "uniswap-v3", base: "cbBTC", quote: "USDC", fee: 3000, tvlUsd: 4_000_000 },
   { kind: "uniswap-v2", base: "cbBTC", quote: "USDC", tvlUsd: 2_000_000 },
   { kind: "aerodrome-volatile", base: "cbBTC", quote: "USDC", tvlUsd: 15_000_000 },
+  { kind: "slipstream", base: "cbBTC", quote: "USDC", tickSpacing: 100, tvlUsd: 12_000_000 },
   { kind: "uniswap-v3", base: "cbBTC", quote: "WETH", fee: 3000, tvlUsd: 10_000_000 },
   { kind: "uniswap-v2", base: "cbBTC", quote: "WETH", tvlUsd: 3_000_000 },
   { kind: "aerodrome-volatile", base: "cbBTC", quote: "WETH", tvlUsd: 6_000_000 },
   { kind: "uniswap-v3", base: "USDC", quote: "USDT", fee: 100, tvlUsd: 10_000_000 },
   { kind: "aerodrome-stable", base: "USDC", quote: "USDT", tvlUsd: 8_000_000 },
+  { kind: "slipstream", base: "USDC", quote: "USDT", tickSpacing: 1, tvlUsd: 12_000_000 },
   { kind: "aerodrome-stable", base: "USDC", quote: "DAI", tvlUsd: 6_000_000 },
   { kind: "uniswap-v3", base: "DAI", quote: "USDC", fee: 100, tvlUsd: 4_000_000 },
+  { kind: "slipstream", base: "DAI", quote: "USDC", tickSpacing: 1, tvlUsd: 3_000_000 },
   { kind: "aerodrome-volatile", base: "EURC", quote: "USDC", tvlUsd: 8_000_000 },
   { kind: "uniswap-v3", base: "EURC", quote: "USDC", fee: 500, tvlUsd: 6_000_000 },
+  { kind: "slipstream", base: "EURC", quote: "USDC", tickSpacing: 50, tvlUsd: 5_000_000 },
   { kind: "aerodrome-volatile", base: "AERO", quote: "USDC", tvlUsd: 20_000_000 },
   { kind: "aerodrome-volatile", base: "AERO", quote: "WETH", tvlUsd: 10_000_000 },
+  { kind: "slipstream", base: "AERO", quote: "WETH", tickSpacing: 200, tvlUsd: 8_000_000 },
+  { kind: "uniswap-v3", base: "AERO", quote: "WETH", fee: 3000, tvlUsd: 2_000_000 },
+  { kind: "uniswap-v2", base: "AERO", quote: "USDC", tvlUsd: 400_000 },
   { kind: "uniswap-v3", base: "VIRTUAL", quote: "WETH", fee: 10000, tvlUsd: 5_000_000 },
   { kind: "aerodrome-volatile", base: "VIRTUAL", quote: "WETH", tvlUsd: 8_000_000 },
+  { kind: "uniswap-v2", base: "VIRTUAL", quote: "WETH", tvlUsd: 7_000_000 },
   { kind: "uniswap-v2", base: "DEGEN", quote: "WETH", tvlUsd: 6_000_000 },
   { kind: "uniswap-v3", base: "DEGEN", quote: "WETH", fee: 3000, tvlUsd: 3_000_000 },
+  { kind: "aerodrome-volatile", base: "DEGEN", quote: "WETH", tvlUsd: 6_000_000 },
   { kind: "uniswap-v2", base: "TOSHI", quote: "WETH", tvlUsd: 6_000_000 },
   { kind: "aerodrome-volatile", base: "TOSHI", quote: "WETH", tvlUsd: 8_000_000 },
+  { kind: "uniswap-v3", base: "TOSHI", quote: "WETH", fee: 10000, tvlUsd: 2_500_000 },
 ];
 
 /** Stable manifest name of a pool, e.g. "uniswap-v3:WETH/USDC:500", "slipstream:WETH/USDC:100" or "aerodrome-stable:USDC/USDT". */

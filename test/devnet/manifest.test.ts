@@ -2,7 +2,8 @@ import { type Address, type Hex, zeroAddress } from "viem";
 import { describe, expect, test } from "vitest";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
 import { parseDelegationDesignator } from "../../api/capability/parseDelegationDesignator";
-import { derivePoolCandidates, type PoolCandidate } from "../../base/poolCandidates";
+import { marketSymbols, pricedSymbolOf } from "../../api/market/marketSymbols";
+import { derivePoolCandidates, type PoolCandidate, pricingPairs, pricingQuotes } from "../../base/poolCandidates";
 import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import type { ManifestPool } from "../../devnet/manifest";
 import { testClient, testManifest } from "../support/devnet";
@@ -63,6 +64,25 @@ describe("the devnet manifest", () => {
     expect(new Set(manifest.pools.map((p) => p.kind))).toEqual(
       new Set(["uniswap-v2", "uniswap-v3", "slipstream", "aerodrome-volatile", "aerodrome-stable"]),
     );
+  });
+
+  test("behavior: like Base's market, every symbol is priced by at least three seeded pools on at least two DEX kinds", () => {
+    const tokens = Object.values(manifest.tokens);
+    const wethAddress = manifest.tokens.WETH?.address;
+    // Native ETH in a V4 pool counts as WETH; hooked V4 pools do not price.
+    const markets = [
+      ...manifest.pools.map((p) => ({ dex: asCandidate(p).dex, tokens: [p.token0, p.token1] })),
+      ...manifest.v4Pools
+        .filter((p) => p.key.hooks === zeroAddress)
+        .map((p) => ({ dex: "uniswap-v4", tokens: [p.key.currency0, p.key.currency1].map((c) => (c === zeroAddress ? wethAddress : c)) })),
+    ];
+    const pairs = pricingPairs(tokens, pricingQuotes);
+    for (const symbol of marketSymbols) {
+      const priced = pairs.filter((pair) => pair.symbol === pricedSymbolOf(symbol));
+      const pools = markets.filter((m) => priced.some((pair) => m.tokens.includes(pair.token) && m.tokens.includes(pair.against)));
+      expect(pools.length, symbol).toBeGreaterThanOrEqual(3);
+      expect(new Set(pools.map((p) => p.dex)).size, symbol).toBeGreaterThanOrEqual(2);
+    }
   });
 
   test("behavior: pools derive from the manifest's DEX deployments as on Base: each seeded pool and V4 id is a candidate, and no other candidate existed once seeded", async () => {
