@@ -113,8 +113,10 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
       const median =
         recomputed.length % 2 ? (recomputed[mid] as number) : ((recomputed[mid - 1] as number) + (recomputed[mid] as number)) / 2;
       expect(relative(Number(body.priceUsd), median), symbol).toBeLessThan(1e-9);
-      expect(body.pools.length).toBeGreaterThan(0);
+      // The devnet is seeded like Base and indexed by derivation, as Base is: every price rests on three pools or more.
+      expect(body.pools.length, symbol).toBeGreaterThanOrEqual(3);
       expect(body.pools.length).toBeLessThanOrEqual(5);
+      expect([body.poolCount, body.fewerThanThreePools], symbol).toEqual([body.pools.length, false]);
       // Deepest first, at least the minimum depth, and nothing deeper was left out for depth.
       const depths = body.pools.map((p) => Number(p.depthUsd));
       expect([...depths].sort((a, b) => b - a)).toEqual(depths);
