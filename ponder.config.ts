@@ -1,17 +1,14 @@
-import { createConfig, factory } from "ponder";
+import { createConfig } from "ponder";
 import { type Address, zeroAddress } from "viem";
 import { AerodromePoolAbi } from "./abis/AerodromePoolAbi";
-import { AerodromePoolFactoryAbi } from "./abis/AerodromePoolFactoryAbi";
 import { Erc20Abi } from "./abis/Erc20Abi";
-import { UniswapV2FactoryAbi } from "./abis/UniswapV2FactoryAbi";
 import { UniswapV2PairAbi } from "./abis/UniswapV2PairAbi";
-import { UniswapV3FactoryAbi } from "./abis/UniswapV3FactoryAbi";
 import { UniswapV3PoolAbi } from "./abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "./abis/UniswapV4PoolManagerAbi";
 import { loadConfig } from "./api/config";
-import type { IndexedPoolKind } from "./src/config/indexerEnv";
 import { indexerPlan } from "./src/config/indexerPlan";
 import { indexerRpc, indexerRpcUrls } from "./src/config/indexerRpc";
+import { addressesOf, type logSourceKinds } from "./src/config/plannedPools";
 import { recentStartBlock } from "./src/config/recentStartBlock";
 
 const config = loadConfig();
@@ -25,14 +22,13 @@ const poolsStart = plan.startBlocks.pools ?? recent;
 const transfersStart = plan.startBlocks.transfers ?? recent;
 const paymentsStart = plan.startBlocks.payments ?? recent;
 
-/** Mainnet: the curated pools of these kinds. Ponder wants at least one address; the zero address emits no logs. */
-function curated(...kinds: IndexedPoolKind[]): Address[] {
-  const pools = plan.pools.discovery === "list" ? plan.pools.curated.filter((p) => kinds.includes(p.kind)) : [];
-  return pools.length > 0 ? pools.map((p) => p.address) : [zeroAddress];
+/** A source's pool addresses. Ponder wants at least one address; the zero address emits no logs. */
+function addresses(source: keyof typeof logSourceKinds): Address[] {
+  const listed = addressesOf(plan.pools, source);
+  return listed.length > 0 ? listed : [zeroAddress];
 }
-const discovered = plan.pools.discovery === "factory";
-/** Mainnet: the curated V4 pools, by id. Every V4 pool lives in the PoolManager: only their events are fetched. */
-const curatedV4Ids = plan.pools.discovery === "list" ? plan.pools.curatedV4.map((p) => p.id) : [];
+/** Every V4 pool lives in the PoolManager: only the planned ids' events are fetched (a topic filter). */
+const v4Ids = plan.pools.v4.map((p) => p.id);
 const v4Events = ["Initialize", "ModifyLiquidity", "Swap"] as const;
 
 export default createConfig({
@@ -47,7 +43,7 @@ export default createConfig({
       pollingInterval: config.chain.kind === "devnet" ? 250 : 1_000,
     },
   },
-  // Setup handlers run in this order: the token checks first, then the curated pools that need them.
+  // Setup handlers run in this order: the token checks first, then the planned pools that need them.
   contracts: {
     TrackedToken: { chain: "base", abi: Erc20Abi, address: plan.tokens.map((t) => t.address), startBlock: transfersStart },
     PayoutUsdc: {
@@ -57,38 +53,15 @@ export default createConfig({
       filter: { event: "Transfer", args: { to: plan.payoutAddress } },
       startBlock: paymentsStart,
     },
-    UniswapV2Factory: { chain: "base", abi: UniswapV2FactoryAbi, address: plan.factories.uniswapV2, startBlock: poolsStart },
-    UniswapV3Factory: { chain: "base", abi: UniswapV3FactoryAbi, address: plan.factories.uniswapV3, startBlock: poolsStart },
-    AerodromeFactory: { chain: "base", abi: AerodromePoolFactoryAbi, address: plan.factories.aerodrome, startBlock: poolsStart },
-    UniswapV2Pair: {
-      chain: "base",
-      abi: UniswapV2PairAbi,
-      address: discovered
-        ? factory({ address: plan.factories.uniswapV2, event: UniswapV2FactoryAbi[0], parameter: "pair" })
-        : curated("uniswap-v2"),
-      startBlock: poolsStart,
-    },
-    UniswapV3Pool: {
-      chain: "base",
-      abi: UniswapV3PoolAbi,
-      address: discovered
-        ? factory({ address: plan.factories.uniswapV3, event: UniswapV3FactoryAbi[0], parameter: "pool" })
-        : curated("uniswap-v3", "slipstream"),
-      startBlock: poolsStart,
-    },
-    AerodromePool: {
-      chain: "base",
-      abi: AerodromePoolAbi,
-      address: discovered
-        ? factory({ address: plan.factories.aerodrome, event: AerodromePoolFactoryAbi[0], parameter: "pool" })
-        : curated("aerodrome-volatile", "aerodrome-stable"),
-      startBlock: poolsStart,
-    },
+    // The planned pools' own events, from the start block: an address with no pool yet is watched.
+    UniswapV2Pair: { chain: "base", abi: UniswapV2PairAbi, address: addresses("UniswapV2Pair"), startBlock: poolsStart },
+    UniswapV3Pool: { chain: "base", abi: UniswapV3PoolAbi, address: addresses("UniswapV3Pool"), startBlock: poolsStart },
+    AerodromePool: { chain: "base", abi: AerodromePoolAbi, address: addresses("AerodromePool"), startBlock: poolsStart },
     UniswapV4PoolManager: {
       chain: "base",
       abi: UniswapV4PoolManagerAbi,
-      address: discovered || curatedV4Ids.length > 0 ? plan.poolManager : zeroAddress,
-      filter: curatedV4Ids.length > 0 ? v4Events.map((event) => ({ event, args: { id: curatedV4Ids } })) : undefined,
+      address: v4Ids.length > 0 ? plan.poolManager : zeroAddress,
+      filter: v4Ids.length > 0 ? v4Events.map((event) => ({ event, args: { id: v4Ids } })) : undefined,
       startBlock: poolsStart,
     },
   },

@@ -93,8 +93,25 @@ export const pool = onchainTable(
 );
 
 /**
- * The initialized ticks of indexed V3-style and V4 pools (from `Mint`/`Burn` and `ModifyLiquidity`, or read
- * at the start block in curated mode): crossing `tick` upwards adds `liquidityNet` to the in-range
+ * Each planned pool (a derived candidate, or a curated entry) as start and its first event left it:
+ * `indexed` (verified, in `pool`), `watched` (no pool at that address at start: verified and indexed at its
+ * first event, Initialize or Sync), or `refused` with the reason. A V4 pool's `address` is its pool id.
+ */
+export const poolCandidate = onchainTable(
+  "pool_candidate",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    address: t.hex().notNull(),
+    kind: t.text().$type<IndexedPoolKind>().notNull(),
+    status: t.text().$type<"indexed" | "watched" | "refused">().notNull(),
+    reason: t.text(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.chainId, table.address] }) }),
+);
+
+/**
+ * The initialized ticks of indexed V3-style and V4 pools (from `Mint`/`Burn` and `ModifyLiquidity`, and for a
+ * pool that exists at start, read at the start block): crossing `tick` upwards adds `liquidityNet` to the in-range
  * liquidity. What makes a concentrated pool's depth exact across ticks. Rows whose gross liquidity falls
  * to zero are deleted.
  */

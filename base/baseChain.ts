@@ -40,11 +40,3 @@ export const baseTokens = {
   DEGEN: { symbol: "DEGEN", address: "0x4ed4E862860beD51a9570b96d89aF5E1B0Efefed", decimals: 18 },
   TOSHI: { symbol: "TOSHI", address: "0xAC1Bd2486aAf3B5C0fc3Fd868558b082a531B2B4", decimals: 18 },
 } as const satisfies Record<string, BaseToken>;
-
-/** The DEX factories on Base that pools are verified against. */
-export const baseDexFactories = {
-  uniswapV2: "0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6",
-  uniswapV3: "0x33128a8fC17869897dcE68Ed026d694621f6FDfD",
-  aerodrome: "0x420DD381b31aEf6683db6B902084cB0FFECe40Da",
-  slipstream: "0x5e7BB104d84c7CB9B682AaC2F3d509f5F406809A",
-} as const satisfies Record<string, Address>;

@@ -1,5 +1,5 @@
-import { baseTokens, baseWeth } from "./baseChain";
-import { type DexDeployments, derivePairCandidates, type PoolCandidate, pricingPairs } from "./poolCandidates";
+import { baseTokens } from "./baseChain";
+import { type DexDeployments, derivePoolCandidates, type PoolCandidate } from "./poolCandidates";
 import { baseUniswapV4PoolManager } from "./uniswapV4";
 
 /**
@@ -65,18 +65,12 @@ export const baseDexDeployments = {
   ],
 } as const satisfies DexDeployments;
 
-/** The stablecoins taken at par: what every price is finally in (api/market/marketSymbols.ts names the same). */
-const parStables = ["USDC", "USDT", "DAI"] as const;
-
 /**
  * The mainnet plan: every candidate pool of every tracked token against its quotes on every DEX Base has.
  * ETH is priced from WETH's pools (native ETH counts as WETH in V4), so its entries repeat WETH's.
  */
 export function basePoolCandidates(): PoolCandidate[] {
-  const tokens = Object.values(baseTokens);
-  const candidates = pricingPairs(tokens, { parStables, weth: baseTokens.WETH.symbol }).flatMap((pair) =>
-    derivePairCandidates(baseDexDeployments, pair, baseWeth),
-  );
+  const candidates = derivePoolCandidates(baseDexDeployments, Object.values(baseTokens));
   const eth = candidates.filter((c) => c.symbol === baseTokens.WETH.symbol).map((c) => ({ ...c, symbol: "ETH" }));
   return [...candidates, ...eth];
 }

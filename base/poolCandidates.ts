@@ -109,6 +109,21 @@ export function derivePairCandidates(dexes: DexDeployments, pair: PricingPair, w
   ];
 }
 
+/**
+ * The quotes prices rest on: the stablecoins taken at par (what every price is finally in) and WETH
+ * (api/market/marketSymbols.ts names the same).
+ */
+export const pricingQuotes = { parStables: ["USDC", "USDT", "DAI"], weth: "WETH" } as const;
+
+/**
+ * Every candidate pool of every token against its quotes (pricingPairs) on every DEX of `dexes`, native
+ * ETH standing in for WETH in V4. A pool of two par stables is derived for each of them.
+ */
+export function derivePoolCandidates(dexes: DexDeployments, tokens: readonly PricedToken[]): PoolCandidate[] {
+  const weth = tokens.find((t) => t.symbol === pricingQuotes.weth)?.address;
+  return pricingPairs(tokens, pricingQuotes).flatMap((pair) => derivePairCandidates(dexes, pair, weth));
+}
+
 /** What each tracked token is priced against: par stablecoins against each other, WETH against them, the rest against both. */
 export function pricingPairs(tokens: readonly PricedToken[], p: { parStables: readonly string[]; weth: string }): PricingPair[] {
   const bySymbol = new Map(tokens.map((t) => [t.symbol, t]));

@@ -132,7 +132,7 @@ async function generateBlocks(manifest: Manifest): Promise<{ transactions: numbe
       if (!tokenIn) throw new Error(`no token for ${pool.name}`);
       const amountIn = unitsForUsd(tokenIn, 1000);
       const data =
-        pool.kind === "uniswap-v3"
+        pool.kind === "uniswap-v3" || pool.kind === "slipstream"
           ? encodeFunctionData({ abi: devnetSwapRouterAbi, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, from] })
           : encodeFunctionData({
               abi: devnetSwapRouterAbi,

@@ -3,12 +3,14 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getAddress } from "viem";
 import { z } from "zod";
+import type { DexDeployments } from "../base/poolCandidates";
 
 const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/)
   .transform((a) => getAddress(a));
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<`0x${string}`>;
+const hash = z.string().regex(/^0x[0-9a-f]{64}$/) as unknown as z.ZodType<`0x${string}`>;
 
 export const TestAccount = z.object({ address, privateKey });
 export type TestAccount = z.infer<typeof TestAccount>;
@@ -20,7 +22,7 @@ export const ManifestToken = z.object({
 });
 export type ManifestToken = z.infer<typeof ManifestToken>;
 
-export const PoolKind = z.enum(["uniswap-v2", "uniswap-v3", "aerodrome-volatile", "aerodrome-stable"]);
+export const PoolKind = z.enum(["uniswap-v2", "uniswap-v3", "slipstream", "aerodrome-volatile", "aerodrome-stable"]);
 export type PoolKind = z.infer<typeof PoolKind>;
 
 export const ManifestPool = z.object({
@@ -30,9 +32,9 @@ export const ManifestPool = z.object({
   factory: address,
   token0: address,
   token1: address,
-  /** Uniswap V3-style fee in hundredths of a bip; absent on V2-style pools. */
+  /** Uniswap V3-style fee in hundredths of a bip (a Slipstream pool's is its tick spacing's); absent on V2-style pools. */
   fee: z.number().int().optional(),
-  /** Uniswap V3-style tick spacing; absent on V2-style pools. */
+  /** Uniswap V3-style tick spacing (what names a Slipstream pool); absent on V2-style pools. */
   tickSpacing: z.number().int().optional(),
 });
 export type ManifestPool = z.infer<typeof ManifestPool>;
@@ -45,7 +47,7 @@ export const ManifestV4Pool = z.object({
   name: z.string(),
   kind: z.literal("uniswap-v4"),
   /** keccak256(abi.encode(key)). */
-  id: z.string().regex(/^0x[0-9a-f]{64}$/) as unknown as z.ZodType<`0x${string}`>,
+  id: hash,
   poolManager: address,
   key: z.object({
     currency0: address,
@@ -58,6 +60,21 @@ export const ManifestV4Pool = z.object({
   }),
 });
 export type ManifestV4Pool = z.infer<typeof ManifestV4Pool>;
+
+/**
+ * Where the devnet's DEXes are and how their pools' addresses derive, as base/baseDexDeployments.ts has
+ * Base's: the fixtures' own init code hashes and clone implementations stand in for Base's.
+ */
+export const ManifestDexes: z.ZodType<DexDeployments> = z.object({
+  uniswapV2: z.object({ factory: address, initCodeHash: hash }),
+  uniswapV3: z.object({ factory: address, initCodeHash: hash, fees: z.array(z.number().int()) }),
+  uniswapV4: z.object({
+    poolManager: address,
+    feeTickSpacings: z.array(z.object({ fee: z.number().int(), tickSpacing: z.number().int() })),
+  }),
+  aerodrome: z.object({ factory: address, implementation: address }),
+  slipstream: z.array(z.object({ factory: address, implementation: address, tickSpacings: z.array(z.number().int()) })),
+});
 
 /** Everything a test or tool needs to find on the devnet; nothing else hard-codes devnet addresses. */
 export const Manifest = z.object({
@@ -75,7 +92,7 @@ export const Manifest = z.object({
   }),
   payoutAddress: address,
   tokens: z.record(z.string(), ManifestToken),
-  factories: z.object({ uniswapV2: address, uniswapV3: address, aerodrome: address }),
+  dexes: ManifestDexes,
   pools: z.array(ManifestPool),
   /** Uniswap V4 pools in the PoolManager (at Base's address): of tracked tokens, one with swap hooks, one of untracked tokens. */
   v4Pools: z.array(ManifestV4Pool),

@@ -37,7 +37,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     accounts: { deployer, traffic, users, facilitator },
     payoutAddress: payout.address,
     tokens: tokens.tokens,
-    factories: markets.factories,
+    dexes: markets.dexes,
     pools: markets.pools,
     v4Pools: v4.v4Pools,
     contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts, gasPriceOracle },

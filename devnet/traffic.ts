@@ -120,7 +120,9 @@ function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Add
       const value = tokenIn.address === zeroAddress ? amountIn : undefined;
       return { ...common, functionName: "swapV4", args: [pool.key, zeroForOne, amountIn, 0n, trader], ...(value ? { value } : {}) };
     }
-    if (pool.kind === "uniswap-v3") return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
+    if (pool.kind === "uniswap-v3" || pool.kind === "slipstream") {
+      return { ...common, functionName: "swapV3", args: [pool.address, zeroForOne, amountIn, 0n, trader] };
+    }
     const functionName = pool.kind === "uniswap-v2" ? "swapV2" : "swapAerodrome";
     return { ...common, functionName, args: [pool.address, tokenIn.address, amountIn, 0n, trader] };
   }

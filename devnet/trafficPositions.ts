@@ -1,5 +1,4 @@
 import { type Address, keccak256, parseAbi, stringToHex, zeroAddress } from "viem";
-import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "../abis/UniswapV4PoolManagerAbi";
 import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../base/uniswapV4";
 import type { DevnetClient } from "./client";
@@ -20,6 +19,8 @@ const gas = 900_000n;
 /** V4 positions are the router's in the PoolManager's books; this salt (with the trader) names the traffic's. */
 const salt = keccak256(stringToHex("devnet traffic position"));
 const v3BurnAbi = parseAbi(["function burn(int24 tickLower, int24 tickUpper, uint128 amount) returns (uint256, uint256)"]);
+/** slot0's first word, in Uniswap V3 and Slipstream pools alike (their tuples differ after the tick). */
+const sqrtPriceAbi = parseAbi(["function slot0() view returns (uint160 sqrtPriceX96)"]);
 
 type Open = {
   target: ConcentratedPool;
@@ -62,8 +63,7 @@ export function createPositionCycle(
       });
       return decodeUniswapV4Slot0(word).sqrtPriceX96;
     }
-    const [sqrtPriceX96] = await client.readContract({ address: pool.address, abi: UniswapV3PoolAbi, functionName: "slot0" });
-    return sqrtPriceX96;
+    return client.readContract({ address: pool.address, abi: sqrtPriceAbi, functionName: "slot0" });
   }
 
   /** A call of the router: V3 positions and swaps take the pool's address, V4 ones its key. */

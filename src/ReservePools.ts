@@ -1,13 +1,15 @@
 import { type IndexingFunctionArgs, ponder } from "ponder:registry";
 import { pool } from "ponder:schema";
 import { recordSwap } from "./recordSwap";
+import { registerWatchedPool } from "./registerWatchedPool";
 
 // Uniswap V2 pairs and Aerodrome pools: same event fields, different signatures (two contracts, one code path).
 
+/** A pool's first Sync (its first mint) registers a watched candidate created since the start. */
 async function onSync({ event, context }: IndexingFunctionArgs<"UniswapV2Pair:Sync" | "AerodromePool:Sync">) {
   const key = { chainId: context.chain.id, address: event.log.address };
-  if (!(await context.db.find(pool, key))) return;
   const { reserve0, reserve1 } = event.args;
+  if (!(await context.db.find(pool, key))) return registerWatchedPool(context, event, { reserve0, reserve1 });
   await context.db.update(pool, key).set({ reserve0, reserve1, blockNumber: event.block.number });
 }
 

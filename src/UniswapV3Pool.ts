@@ -2,13 +2,15 @@ import { ponder } from "ponder:registry";
 import { pool } from "ponder:schema";
 import { applyPositionChange } from "./applyPositionChange";
 import { poolDeltaAmounts, recordSwap } from "./recordSwap";
+import { registerWatchedPool } from "./registerWatchedPool";
 
 // Uniswap V3 pools and Slipstream CL pools (same events).
 
+// A pool's Initialize is its first event: it registers a watched candidate created since the start.
 ponder.on("UniswapV3Pool:Initialize", async ({ event, context }) => {
   const key = { chainId: context.chain.id, address: event.log.address };
-  if (!(await context.db.find(pool, key))) return;
   const { sqrtPriceX96, tick } = event.args;
+  if (!(await context.db.find(pool, key))) return registerWatchedPool(context, event, { sqrtPriceX96, tick, liquidity: 0n });
   await context.db.update(pool, key).set({ sqrtPriceX96, tick, blockNumber: event.block.number });
 });
 

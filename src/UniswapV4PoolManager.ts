@@ -1,18 +1,27 @@
 import { ponder } from "ponder:registry";
-import { pool } from "ponder:schema";
+import { pool, poolCandidate } from "ponder:schema";
 import { applyPositionChange } from "./applyPositionChange";
+import { plan } from "./plan";
 import { poolDeltaAmounts, recordSwap } from "./recordSwap";
 import { created, registerPool } from "./registerPool";
 
-// Uniswap V4 pools, all in the PoolManager and keyed by pool id (stored as the pool's address). On the devnet
-// every pool initialized; on mainnet only the curated ids' events reach here (ponder.config.ts filters them),
-// and a curated pool initialized before the start block is registered by CuratedPools.ts instead.
+// Uniswap V4 pools, all in the PoolManager and keyed by pool id (stored as the pool's address). Only the
+// planned ids' events reach here (ponder.config.ts filters them); a pool initialized before the start block
+// is registered by PlannedPools.ts.
 
+const plannedIds = new Set(plan.pools.v4.map((p) => p.id));
+
+/**
+ * Initialize is a V4 pool's first event: a watched candidate initialized since the start is registered.
+ * Its id is the hash of the key the event carries, so the key is the planned one.
+ */
 ponder.on("UniswapV4PoolManager:Initialize", async ({ event, context }) => {
   const { id, currency0, currency1, fee, tickSpacing, hooks, sqrtPriceX96, tick } = event.args;
-  await registerPool(context, {
+  const key = { chainId: context.chain.id, address: id };
+  if (!plannedIds.has(id) || (await context.db.find(poolCandidate, key))?.status !== "watched") return;
+  const registered = await registerPool(context, {
     kind: "uniswap-v4",
-    ...created(event, { address: id, token0: currency0, token1: currency1 }),
+    ...created(event, { address: id, factory: event.log.address, token0: currency0, token1: currency1 }),
     fee,
     tickSpacing,
     hooks,
@@ -20,6 +29,9 @@ ponder.on("UniswapV4PoolManager:Initialize", async ({ event, context }) => {
     tick,
     liquidity: 0n,
   });
+  await context.db
+    .update(poolCandidate, key)
+    .set(registered ? { status: "indexed" } : { status: "refused", reason: "it holds no verified tracked token" });
 });
 
 ponder.on("UniswapV4PoolManager:Swap", async ({ event, context }) => {

@@ -5,13 +5,6 @@ export type InitializedTick = { tick: number; liquidityNet: bigint; liquidityGro
 
 export type ReadTicksResult = { ok: true; ticks: InitializedTick[] } | { ok: false; reason: string };
 
-/**
- * At most this many initialized ticks are read per curated pool at its start block (one read each, in
- * batches): a pool with more is refused, since its depth could not be exact. Base's deepest pools hold a
- * few thousand.
- */
-export const maxInitialTicksPerPool = 10_000;
-
 /** Reads (calls or storage slots) per batch: one Multicall3 aggregate, or one extsload of many slots. */
 const readBatchSize = 500;
 
@@ -23,18 +16,21 @@ export type TickReader = {
 
 /**
  * Every initialized tick of a V3-style or V4 pool of `tickSpacing`: all its bitmap words (at most 6,932,
- * at tick spacing 1), then the liquidity of each tick they mark, in batches of 500 reads. Refused past
- * maxInitialTicksPerPool ticks.
+ * at tick spacing 1), then the liquidity of each tick they mark, in batches of 500 reads. A pool with more
+ * than `maxTicks` (INDEXER_MAX_TICKS_PER_POOL; one read each) is refused: its depth could not be exact.
  */
-export async function readInitializedTicks(tickSpacing: number, reader: TickReader): Promise<ReadTicksResult> {
+export async function readInitializedTicks(tickSpacing: number, maxTicks: number, reader: TickReader): Promise<ReadTicksResult> {
   const words = [];
   for (const batch of inBatches(bitmapWordPositions(tickSpacing))) {
     const values = await reader.words(batch);
     words.push(...batch.map((wordPosition, i) => ({ wordPosition, word: answerTo(values, i) })));
   }
   const initialized = ticksOfBitmap(words, tickSpacing);
-  if (initialized.length > maxInitialTicksPerPool) {
-    return { ok: false, reason: `${initialized.length} initialized ticks, more than the ${maxInitialTicksPerPool} read at start` };
+  if (initialized.length > maxTicks) {
+    return {
+      ok: false,
+      reason: `${initialized.length} initialized ticks, more than the ${maxTicks} read at start (INDEXER_MAX_TICKS_PER_POOL)`,
+    };
   }
   const ticks: InitializedTick[] = [];
   for (const batch of inBatches(initialized)) {

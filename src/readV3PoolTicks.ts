@@ -6,13 +6,14 @@ import { baseMulticall3 } from "../base/baseChain";
 import { type ReadTicksResult, readInitializedTicks } from "./readInitializedTicks";
 
 /**
- * Every initialized tick of a Uniswap V3 or Slipstream pool at `blockNumber`:
+ * Every initialized tick of a Uniswap V3 or Slipstream pool at `blockNumber` (refused past `maxTicks`):
  * `tickBitmap(word)` for each word, then `ticks(t)` of each tick they mark, batched through Multicall3.
  */
 export function readV3PoolTicks(
   client: Context["client"],
   pool: { address: Address; kind: "uniswap-v3" | "slipstream"; tickSpacing: number },
   blockNumber: bigint,
+  maxTicks: number,
 ): Promise<ReadTicksResult> {
   // Both pools' ticks() start with liquidityGross and liquidityNet; Slipstream's tuple is longer.
   const abi = pool.kind === "slipstream" ? SlipstreamPoolAbi : UniswapV3PoolAbi;
@@ -26,7 +27,7 @@ export function readV3PoolTicks(
       // One aggregate per batch: the batches are sized already.
       batchSize: 0,
     }) as Promise<T[]>;
-  return readInitializedTicks(pool.tickSpacing, {
+  return readInitializedTicks(pool.tickSpacing, maxTicks, {
     words: (wordPositions) => multicall<bigint>("tickBitmap", wordPositions),
     liquidities: async (ticks) =>
       (await multicall<readonly [bigint, bigint]>("ticks", ticks)).map(([liquidityGross, liquidityNet]) => ({

@@ -19,16 +19,15 @@ export async function registerPool(context: Context, values: NewPool): Promise<b
 }
 
 /**
- * What a pool created at `event` starts with: the creating contract as its factory, no volume, and a volume
- * window that may start a full window back (a new pool has no swaps before its creation).
+ * What a pool first seen at `event` (created then: it was absent at start) starts with: no volume, and a
+ * volume window that may start a full window back (a new pool has no swaps before its creation).
  */
 export function created(
-  event: { log: { address: Address }; block: { number: bigint; timestamp: bigint } },
-  identity: { address: Hex; token0: Address; token1: Address },
+  event: { block: { number: bigint; timestamp: bigint } },
+  identity: { address: Hex; factory: Address; token0: Address; token1: Address },
 ) {
   return {
     ...identity,
-    factory: event.log.address,
     blockNumber: event.block.number,
     volume0: 0n,
     volume1: 0n,

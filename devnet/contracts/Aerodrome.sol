@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {IMarketERC20, MarketSafeTransfer} from "./MarketCommon.sol";
+import {IMarketERC20, MarketClones, MarketSafeTransfer} from "./MarketCommon.sol";
 
 /// An Aerodrome v2-style pool with mainnet's events and views. Volatile pools keep x * y; stable pools keep
 /// x^3 * y + y^3 * x on reserves normalised to 18 decimals. The fee (0.3% volatile, 0.05% stable) is taken
-/// from the input and stays in the pool; liquidity shares are plain balances.
+/// from the input and stays in the pool; liquidity shares are plain balances. As Aerodrome's, each pool is
+/// an ERC-1167 clone of one implementation, initialized by its factory (so its identity is storage).
 contract AerodromePool {
     using MarketSafeTransfer for address;
 
@@ -24,12 +25,12 @@ contract AerodromePool {
     uint256 public constant MINIMUM_LIQUIDITY = 1000;
     uint256 private constant ONE = 1e18;
 
-    address public immutable factory;
-    address public immutable token0;
-    address public immutable token1;
-    bool public immutable stable;
-    uint256 private immutable scale0;
-    uint256 private immutable scale1;
+    address public factory;
+    address public token0;
+    address public token1;
+    bool public stable;
+    uint256 private scale0;
+    uint256 private scale1;
 
     uint256 public reserve0;
     uint256 public reserve1;
@@ -45,7 +46,9 @@ contract AerodromePool {
         locked = false;
     }
 
-    constructor(address token0_, address token1_, bool stable_) {
+    /// Once, by the factory that cloned it.
+    function initialize(address token0_, address token1_, bool stable_) external {
+        require(factory == address(0), "already initialized");
         factory = msg.sender;
         token0 = token0_;
         token1 = token1_;
@@ -185,13 +188,20 @@ contract AerodromePool {
     }
 }
 
-/// Creates AerodromePools per (token pair, stable or volatile).
+/// Creates AerodromePools per (token pair, stable or volatile) as Aerodrome's PoolFactory does: ERC-1167
+/// clones of `implementation` at CREATE2 salt keccak256(abi.encodePacked(token0, token1, stable)).
 contract AerodromePoolFactory {
     event PoolCreated(address indexed token0, address indexed token1, bool indexed stable, address pool, uint256);
+
+    address public immutable implementation;
 
     mapping(address => mapping(address => mapping(bool => address))) private pools;
     mapping(address => bool) public isPool;
     address[] public allPools;
+
+    constructor(address implementation_) {
+        implementation = implementation_;
+    }
 
     function allPoolsLength() external view returns (uint256) {
         return allPools.length;
@@ -206,7 +216,8 @@ contract AerodromePoolFactory {
         (address token0, address token1) = tokenA < tokenB ? (tokenA, tokenB) : (tokenB, tokenA);
         require(token0 != address(0), "zero address");
         require(pools[token0][token1][stable] == address(0), "pool already exists");
-        pool = address(new AerodromePool{salt: keccak256(abi.encodePacked(token0, token1, stable))}(token0, token1, stable));
+        pool = MarketClones.cloneDeterministic(implementation, keccak256(abi.encodePacked(token0, token1, stable)));
+        AerodromePool(pool).initialize(token0, token1, stable);
         pools[token0][token1][stable] = pool;
         pools[token1][token0][stable] = pool;
         isPool[pool] = true;

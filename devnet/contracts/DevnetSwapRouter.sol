@@ -5,11 +5,13 @@ import {MarketSafeTransfer} from "./MarketCommon.sol";
 import {MarketTickMath} from "./MarketV3Math.sol";
 import {AerodromePool} from "./Aerodrome.sol";
 import {UniswapV2Pair} from "./UniswapV2.sol";
-import {UniswapV3Factory, UniswapV3Pool} from "./UniswapV3.sol";
+import {MarketV3StylePool} from "./MarketV3StylePool.sol";
+import {SlipstreamCLFactory} from "./Slipstream.sol";
+import {UniswapV3Factory} from "./UniswapV3.sol";
 import {IDevnetPoolManagerPayer, ModifyLiquidityParams, PoolKey, SwapParams, UniswapV4PoolManager} from "./UniswapV4.sol";
 
-/// One-transaction liquidity changes and swaps on the devnet pools (V2, Aerodrome, V3 and the V4
-/// PoolManager), paid from the caller's approvals (and, for native ETH, the call's value, the rest of which
+/// One-transaction liquidity changes and swaps on the devnet pools (V2, Aerodrome, V3 and Slipstream CL
+/// pools alike, and the V4 PoolManager), paid from the caller's approvals (and, for native ETH, the call's value, the rest of which
 /// is refunded): what seeding, the traffic generator and tests use. The `...Exact` swaps take an exact input
 /// or output and a price limit (0: none) and return the pool's own signed amounts, so that an `eth_call`
 /// tells how much a move to a given price takes.
@@ -20,11 +22,13 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
     UniswapV4PoolManager public constant POOL_MANAGER = UniswapV4PoolManager(payable(0x498581fF718922c3f8e6A244956aF099B2652b2b));
 
     UniswapV3Factory public immutable uniswapV3Factory;
+    SlipstreamCLFactory public immutable slipstreamFactory;
     /// Who pays the PoolManager's callback in the current call.
     address private transient _v4Payer;
 
-    constructor(UniswapV3Factory uniswapV3Factory_) {
+    constructor(UniswapV3Factory uniswapV3Factory_, SlipstreamCLFactory slipstreamFactory_) {
         uniswapV3Factory = uniswapV3Factory_;
+        slipstreamFactory = slipstreamFactory_;
     }
 
     /// Adds liquidity to a Uniswap V2-style pair or an Aerodrome pool (both mint for tokens sent first).
@@ -39,7 +43,7 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
         external
         returns (uint256 amount0, uint256 amount1)
     {
-        return UniswapV3Pool(pool).mint(recipient, tickLower, tickUpper, liquidity, abi.encode(msg.sender));
+        return MarketV3StylePool(pool).mint(recipient, tickLower, tickUpper, liquidity, abi.encode(msg.sender));
     }
 
     function swapV2(address pool, address tokenIn, uint256 amountIn, uint256 minOut, address to)
@@ -148,14 +152,14 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
 
     function uniswapV3MintCallback(uint256 amount0Owed, uint256 amount1Owed, bytes calldata data) external {
         address payer = _payerFromPool(data);
-        UniswapV3Pool pool = UniswapV3Pool(msg.sender);
+        MarketV3StylePool pool = MarketV3StylePool(msg.sender);
         if (amount0Owed > 0) pool.token0().safeTransferFrom(payer, msg.sender, amount0Owed);
         if (amount1Owed > 0) pool.token1().safeTransferFrom(payer, msg.sender, amount1Owed);
     }
 
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
         address payer = _payerFromPool(data);
-        UniswapV3Pool pool = UniswapV3Pool(msg.sender);
+        MarketV3StylePool pool = MarketV3StylePool(msg.sender);
         if (amount0Delta > 0) pool.token0().safeTransferFrom(payer, msg.sender, uint256(amount0Delta));
         if (amount1Delta > 0) pool.token1().safeTransferFrom(payer, msg.sender, uint256(amount1Delta));
     }
@@ -166,7 +170,7 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
     {
         if (limit == 0) limit = zeroForOne ? MarketTickMath.MIN_SQRT_RATIO + 1 : MarketTickMath.MAX_SQRT_RATIO - 1;
         (amount0, amount1) =
-            UniswapV3Pool(pool).swap(to, zeroForOne, _specified(exactInput, amount), limit, abi.encode(msg.sender));
+            MarketV3StylePool(pool).swap(to, zeroForOne, _specified(exactInput, amount), limit, abi.encode(msg.sender));
     }
 
     function _modifyV4(PoolKey calldata key, int24 tickLower, int24 tickUpper, int256 delta, bytes32 salt)
@@ -223,10 +227,15 @@ contract DevnetSwapRouter is IDevnetPoolManagerPayer {
         if (address(this).balance > 0) address(0).sendCurrency(msg.sender, address(this).balance);
     }
 
-    /// Only a pool of the factory may pull the payer's approved tokens.
+    /// Only a pool of one of the factories may pull the payer's approved tokens.
     function _payerFromPool(bytes calldata data) private view returns (address) {
-        UniswapV3Pool pool = UniswapV3Pool(msg.sender);
-        require(uniswapV3Factory.getPool(pool.token0(), pool.token1(), pool.fee()) == msg.sender, "not a pool");
+        MarketV3StylePool pool = MarketV3StylePool(msg.sender);
+        (address token0, address token1) = (pool.token0(), pool.token1());
+        require(
+            uniswapV3Factory.getPool(token0, token1, pool.fee()) == msg.sender
+                || slipstreamFactory.getPool(token0, token1, pool.tickSpacing()) == msg.sender,
+            "not a pool"
+        );
         return abi.decode(data, (address));
     }
 }

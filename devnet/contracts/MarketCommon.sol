@@ -40,3 +40,17 @@ library MarketSafeTransfer {
         return currency == address(0) ? account.balance : balanceOf(currency, account);
     }
 }
+
+/// ERC-1167 minimal proxies at CREATE2 addresses, as OpenZeppelin's Clones deploys them for Aerodrome and
+/// Slipstream: the init code is the 55 bytes base/poolAddress.ts hashes (erc1167InitCodeHash).
+library MarketClones {
+    function cloneDeterministic(address implementation, bytes32 salt) internal returns (address instance) {
+        bytes memory initCode = abi.encodePacked(
+            hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", implementation, hex"5af43d82803e903d91602b57fd5bf3"
+        );
+        assembly {
+            instance := create2(0, add(initCode, 0x20), mload(initCode), salt)
+        }
+        require(instance != address(0), "clone failed");
+    }
+}

@@ -7,9 +7,10 @@ export const IndexedPoolKind = z.enum(["uniswap-v2", "uniswap-v3", "uniswap-v4",
 export type IndexedPoolKind = z.infer<typeof IndexedPoolKind>;
 
 export type TokenSpec = { symbol: string; address: Address; decimals: number };
-export type CuratedPool = { kind: IndexedPoolKind; address: Address };
-/** A curated Uniswap V4 pool: its id and the key it is the hash of (the PoolManager stores no key). */
-export type CuratedV4Pool = { id: Hex; key: UniswapV4PoolKey };
+/** A curated pool with a contract of its own (a V4 pool is curated by id in INDEXER_V4_POOLS). */
+export type CuratedPool = { kind: Exclude<IndexedPoolKind, "uniswap-v4">; address: Address };
+/** A Uniswap V4 pool, derived or curated: its id and the key it is the hash of (the PoolManager stores no key). */
+export type PlannedV4Pool = { id: Hex; key: UniswapV4PoolKey };
 
 const address = z
   .string()
@@ -45,7 +46,18 @@ const TokenEntry = z
 const PoolEntry = z
   .string()
   .transform((e) => e.split(":"))
-  .pipe(z.tuple([IndexedPoolKind, address], { message: "expected KIND:0xADDRESS" }))
+  .pipe(
+    z.tuple(
+      [
+        IndexedPoolKind.exclude(["uniswap-v4"], {
+          message:
+            "KIND is one of uniswap-v2, uniswap-v3, slipstream, aerodrome-volatile, aerodrome-stable (V4 pools go in INDEXER_V4_POOLS)",
+        }),
+        address,
+      ],
+      { message: "expected KIND:0xADDRESS" },
+    ),
+  )
   .transform(([kind, addr]): CuratedPool => ({ kind, address: addr }));
 
 const V4PoolEntry = z
@@ -74,7 +86,7 @@ const V4PoolEntry = z
     ),
   )
   .transform(
-    ([id, currency0, currency1, fee, tickSpacing, hooks]): CuratedV4Pool => ({
+    ([id, currency0, currency1, fee, tickSpacing, hooks]): PlannedV4Pool => ({
       id,
       key: { currency0, currency1, fee, tickSpacing, hooks },
     }),
@@ -104,10 +116,16 @@ export const IndexerEnv = z.object({
   INDEXER_WHALE_WINDOW_SECONDS: positiveInt.default(86_400),
   INDEXER_VOLUME_WINDOW_SECONDS: positiveInt.default(86_400),
   INDEXER_PRUNE_INTERVAL_BLOCKS: positiveInt.default(300),
-  /** Mainnet: the curated pools, `KIND:0xADDRESS,...`. */
+  /** Curated pools instead of the derived candidates, `KIND:0xADDRESS,...`. */
   INDEXER_POOLS: entries.pipe(z.array(PoolEntry)).optional(),
-  /** Mainnet: the curated Uniswap V4 pools, `0xPOOLID:0xCURRENCY0:0xCURRENCY1:FEE:TICKSPACING:0xHOOKS,...`. */
+  /** Curated Uniswap V4 pools instead of the derived candidates, `0xPOOLID:0xCURRENCY0:0xCURRENCY1:FEE:TICKSPACING:0xHOOKS,...`. */
   INDEXER_V4_POOLS: entries.pipe(z.array(V4PoolEntry)).optional(),
+  /** At most this many pools (candidates or curated entries, V4 ids included) are planned: each is verified at start. */
+  INDEXER_MAX_CANDIDATES: positiveInt.default(1_500),
+  /** At most this many initialized ticks are read per concentrated pool at start; a pool with more is refused. */
+  INDEXER_MAX_TICKS_PER_POOL: positiveInt.default(10_000),
+  /** At most this many pool addresses (or V4 pool ids) in one log source's filter, which each eth_getLogs carries. */
+  INDEXER_MAX_ADDRESSES_PER_LOG_FILTER: positiveInt.default(1_000),
   /** Mainnet: the block pool and transfer sources start at. */
   INDEXER_START_BLOCK: blockNumber.optional(),
   /** The service's launch block: payments are indexed from here. */
@@ -123,7 +141,10 @@ export type IndexerSettings = {
   volumeWindowSeconds: number;
   pruneIntervalBlocks: number;
   curatedPools: CuratedPool[] | undefined;
-  curatedV4Pools: CuratedV4Pool[] | undefined;
+  curatedV4Pools: PlannedV4Pool[] | undefined;
+  maxCandidates: number;
+  maxTicksPerPool: number;
+  maxAddressesPerLogFilter: number;
   startBlock: number | undefined;
   paymentsStartBlock: number | undefined;
 };
@@ -137,6 +158,9 @@ export function indexerSettings(env: IndexerEnv): IndexerSettings {
     pruneIntervalBlocks: env.INDEXER_PRUNE_INTERVAL_BLOCKS,
     curatedPools: env.INDEXER_POOLS,
     curatedV4Pools: env.INDEXER_V4_POOLS,
+    maxCandidates: env.INDEXER_MAX_CANDIDATES,
+    maxTicksPerPool: env.INDEXER_MAX_TICKS_PER_POOL,
+    maxAddressesPerLogFilter: env.INDEXER_MAX_ADDRESSES_PER_LOG_FILTER,
     startBlock: env.INDEXER_START_BLOCK,
     paymentsStartBlock: env.PAYMENTS_START_BLOCK,
   };

@@ -1,10 +1,13 @@
 import { type Address, parseUnits } from "viem";
 import { type Config, ConfigError } from "../../api/config";
-import { baseChainId, baseDexFactories, baseTokens, baseUsdc, baseWeth } from "../../base/baseChain";
+import { baseChainId, baseTokens, baseUsdc, baseWeth } from "../../base/baseChain";
+import { baseDexDeployments } from "../../base/baseDexDeployments";
+import type { DexDeployments } from "../../base/poolCandidates";
 import { baseUniswapV4PoolManager } from "../../base/uniswapV4";
 import { readManifest } from "../../devnet/manifest";
-import { baseCuratedPools, baseCuratedV4Pools, defaultWhaleThresholds } from "./baseMainnet";
-import type { CuratedPool, CuratedV4Pool, TokenSpec } from "./indexerEnv";
+import { defaultWhaleThresholds } from "./baseMainnet";
+import type { CuratedPool, TokenSpec } from "./indexerEnv";
+import { addressesOf, derivedPools, logSourceKinds, type PlannedPool, type PlannedPools } from "./plannedPools";
 
 export type TrackedTokenPlan = TokenSpec & {
   /** Transfers of at least this many base units are stored as whale candidates. */
@@ -19,27 +22,30 @@ export type IndexerPlan = {
   weth: Address;
   payoutAddress: Address;
   tokens: TrackedTokenPlan[];
-  factories: { uniswapV2: Address; uniswapV3: Address; aerodrome: Address; slipstream: Address | undefined };
   /** Uniswap V4's PoolManager (Base's address; the devnet installs its fixture there). */
   poolManager: Address;
   /**
-   * Devnet: every pool the factories create and every V4 pool initialized. Mainnet (or INDEXER_POOLS or
-   * INDEXER_V4_POOLS on the devnet): the curated lists, verified at start.
+   * The pools, each verified at start. `derived` (the default, on Base and the devnet alike): every candidate
+   * pool of the tracked tokens derived from the chain's DEX deployments; one absent at start is watched and
+   * registered at its first event. `list`: INDEXER_POOLS and INDEXER_V4_POOLS; one absent at start is refused.
    */
-  pools: { discovery: "factory" } | { discovery: "list"; curated: CuratedPool[]; curatedV4: CuratedV4Pool[] };
-  /** Devnet: fixed blocks. Mainnet: the pinned INDEXER_START_BLOCK, or undefined for head minus the window. */
+  pools: PlannedPools & { discovery: "derived" | "list" };
+  /** Initialized ticks read per concentrated pool at start, at most: a pool with more is refused. */
+  maxTicksPerPool: number;
+  /** Devnet: the seeded block unless pinned. Mainnet: the pinned INDEXER_START_BLOCK, or undefined for head minus the window. */
   startBlocks: { pools: number | undefined; transfers: number | undefined; payments: number | undefined };
   volumeWindowSeconds: number;
   whaleWindowSeconds: number;
   pruneIntervalBlocks: number;
 };
 
-/** Resolves the indexer's plan; a token without a threshold or a repeated address stops the process. */
+/** Resolves the indexer's plan; a token without a threshold, a repeated address or a bound exceeded stops the process. */
 export function indexerPlan(config: Config): IndexerPlan {
   const settings = config.indexer;
   const common = {
     chainId: baseChainId,
     poolManager: baseUniswapV4PoolManager,
+    maxTicksPerPool: settings.maxTicksPerPool,
     volumeWindowSeconds: settings.volumeWindowSeconds,
     whaleWindowSeconds: settings.whaleWindowSeconds,
     pruneIntervalBlocks: settings.pruneIntervalBlocks,
@@ -49,20 +55,17 @@ export function indexerPlan(config: Config): IndexerPlan {
     const usdc = manifest.tokens.USDC;
     const weth = manifest.tokens.WETH;
     if (!usdc || !weth) throw new ConfigError("the devnet manifest has no USDC or no WETH");
-    const curatedMode = settings.curatedPools !== undefined || settings.curatedV4Pools !== undefined;
+    const tokens = trackedTokens(Object.values(manifest.tokens), settings);
     return {
       ...common,
       usdc: usdc.address,
       weth: weth.address,
       payoutAddress: (config.payoutAddress as Address | undefined) ?? manifest.payoutAddress,
-      tokens: trackedTokens(Object.values(manifest.tokens), settings),
-      factories: { ...manifest.factories, slipstream: undefined },
-      // INDEXER_POOLS or INDEXER_V4_POOLS runs mainnet's curated mode on the devnet, from the seeded state on.
-      pools: curatedMode
-        ? { discovery: "list", curated: settings.curatedPools ?? [], curatedV4: settings.curatedV4Pools ?? [] }
-        : { discovery: "factory" },
+      tokens,
+      pools: plannedPools(settings, manifest.dexes, tokens),
       startBlocks: {
-        pools: curatedMode ? (settings.startBlock ?? manifest.seededAtBlock) : 0,
+        // The seeded state is read at start, as Base's state is at its start block.
+        pools: settings.startBlock ?? manifest.seededAtBlock,
         // Seeding mints huge amounts before seededAtBlock: whale candidates start after it.
         transfers: manifest.seededAtBlock + 1,
         payments: settings.paymentsStartBlock ?? 0,
@@ -70,24 +73,56 @@ export function indexerPlan(config: Config): IndexerPlan {
     };
   }
   if (!config.payoutAddress) throw new ConfigError("PAYOUT_ADDRESS is required on Base mainnet: payments are indexed to it");
+  const tokens = trackedTokens(Object.values(baseTokens), settings);
   return {
     ...common,
     usdc: baseUsdc,
     weth: baseWeth,
     payoutAddress: config.payoutAddress as Address,
-    tokens: trackedTokens(Object.values(baseTokens), settings),
-    factories: baseDexFactories,
-    pools: {
-      discovery: "list",
-      curated: settings.curatedPools ?? [...baseCuratedPools],
-      curatedV4: settings.curatedV4Pools ?? [...baseCuratedV4Pools],
-    },
+    tokens,
+    pools: plannedPools(settings, baseDexDeployments, tokens),
     startBlocks: {
       pools: settings.startBlock,
       transfers: settings.startBlock,
       payments: settings.paymentsStartBlock ?? settings.startBlock,
     },
   };
+}
+
+/** The derived candidates, or the curated lists when INDEXER_POOLS or INDEXER_V4_POOLS is set; within the bounds. */
+function plannedPools(settings: Config["indexer"], dexes: DexDeployments, tokens: readonly TokenSpec[]): IndexerPlan["pools"] {
+  const curated = settings.curatedPools !== undefined || settings.curatedV4Pools !== undefined;
+  const pools: IndexerPlan["pools"] = curated
+    ? {
+        discovery: "list",
+        contracts: (settings.curatedPools ?? []).map((p) => curatedPool(p, dexes)),
+        v4: settings.curatedV4Pools ?? [],
+      }
+    : { discovery: "derived", ...derivedPools(dexes, tokens) };
+  const planned = pools.contracts.length + pools.v4.length;
+  if (planned > settings.maxCandidates) {
+    throw new ConfigError(`INDEXER_MAX_CANDIDATES: ${planned} pools are planned, more than the ${settings.maxCandidates} allowed`);
+  }
+  const filters = [...Object.keys(logSourceKinds).map((source) => addressesOf(pools, source as keyof typeof logSourceKinds)), pools.v4];
+  const widest = Math.max(...filters.map((f) => f.length));
+  if (widest > settings.maxAddressesPerLogFilter) {
+    throw new ConfigError(
+      `INDEXER_MAX_ADDRESSES_PER_LOG_FILTER: a log filter would list ${widest} pools, more than the ${settings.maxAddressesPerLogFilter} allowed`,
+    );
+  }
+  return pools;
+}
+
+/** A curated pool, to be named by its kind's factory (Slipstream's first CL factory). */
+function curatedPool(pool: CuratedPool, dexes: DexDeployments): PlannedPool {
+  const factory = {
+    "uniswap-v2": dexes.uniswapV2.factory,
+    "uniswap-v3": dexes.uniswapV3.factory,
+    slipstream: dexes.slipstream[0]?.factory,
+    "aerodrome-volatile": dexes.aerodrome.factory,
+    "aerodrome-stable": dexes.aerodrome.factory,
+  }[pool.kind];
+  return { ...pool, factory };
 }
 
 function trackedTokens(defaults: readonly TokenSpec[], settings: Config["indexer"]): TrackedTokenPlan[] {

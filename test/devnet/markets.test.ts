@@ -18,6 +18,8 @@ import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import { AerodromePoolFactoryAbi } from "../../abis/AerodromePoolFactoryAbi";
 import { Erc20Abi } from "../../abis/Erc20Abi";
 import { FiatTokenAbi } from "../../abis/FiatTokenAbi";
+import { SlipstreamCLFactoryAbi } from "../../abis/SlipstreamCLFactoryAbi";
+import { SlipstreamPoolAbi } from "../../abis/SlipstreamPoolAbi";
 import { UniswapV2FactoryAbi } from "../../abis/UniswapV2FactoryAbi";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3FactoryAbi } from "../../abis/UniswapV3FactoryAbi";
@@ -56,6 +58,7 @@ const mainnetTopics = {
   v3Initialize: "0x98636036cb66a9c19a37435efc1e90142190214e8abeb821bdba3f2990dd4c95",
   v3Mint: "0x7a53080ba414158be7ec69b987b5fb7d07dee101fe85488f0853ae16239d0bde",
   v3Swap: "0xc42079f94a6350d7e6235f29174924f928cc2ac818eb64fed8004e115fbcca67",
+  slipstreamPoolCreated: "0xab0d57f0df537bb25e80245ef7748fa62353808c54d6e528a9dd20887aed9ac2",
   aerodromePoolCreated: "0x2128d88d14c80cb081c1252a5acff7a264671bf199ce226b53788fb26065005e",
   aerodromeSync: "0xcf2aa50876cdfbb541206f89af0ee78d44a2abf8d328e37fa4917f982149848a",
   aerodromeSwap: "0xb3e2773606abfd36b5bd91394b3a54d1398336c65005baf7bf7a05efeffaf75b",
@@ -73,6 +76,7 @@ const canonicalSignatures: Record<keyof typeof mainnetTopics, string> = {
     "Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   v3Swap:
     "Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
+  slipstreamPoolCreated: "PoolCreated(address indexed token0, address indexed token1, int24 indexed tickSpacing, address pool)",
   aerodromePoolCreated: "PoolCreated(address indexed token0, address indexed token1, bool indexed stable, address pool, uint256)",
   aerodromeSync: "Sync(uint256 reserve0, uint256 reserve1)",
   aerodromeSwap:
@@ -123,12 +127,9 @@ async function balanceOf(tokenAddress: Address, holder: Address): Promise<bigint
 async function spotPrice(p: ManifestPool): Promise<number> {
   const client = testClient(manifest);
   const [d0, d1] = [decimalsOf(p.token0), decimalsOf(p.token1)];
-  if (p.kind === "uniswap-v3") {
-    const [sqrtPriceX96] = await client.readContract({
-      address: p.address,
-      abi: UniswapV3PoolAbi,
-      functionName: "slot0",
-    });
+  if (p.kind === "uniswap-v3" || p.kind === "slipstream") {
+    const abi = p.kind === "slipstream" ? SlipstreamPoolAbi : UniswapV3PoolAbi;
+    const [sqrtPriceX96] = await client.readContract({ address: p.address, abi, functionName: "slot0" });
     return (Number(sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** (d0 - d1);
   }
   const abi = p.kind === "uniswap-v2" ? UniswapV2PairAbi : AerodromePoolAbi;
@@ -379,7 +380,7 @@ describe("WETH", () => {
 describe("pools", () => {
   test("default: every kind and fee tier is present, and USDC, WETH and cbBTC each have five or more pools", () => {
     const kinds = new Set(manifest.pools.map((p) => p.kind));
-    expect([...kinds].sort()).toEqual(["aerodrome-stable", "aerodrome-volatile", "uniswap-v2", "uniswap-v3"]);
+    expect([...kinds].sort()).toEqual(["aerodrome-stable", "aerodrome-volatile", "slipstream", "uniswap-v2", "uniswap-v3"]);
     const fees = new Set(manifest.pools.filter((p) => p.kind === "uniswap-v3").map((p) => p.fee));
     expect([...fees].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([100, 500, 3000, 10000]);
     for (const symbol of ["USDC", "WETH", "cbBTC"]) {
@@ -395,7 +396,7 @@ describe("pools", () => {
     for (const p of manifest.pools) {
       const logs = await client.getLogs({ address: p.factory, fromBlock: 0n, toBlock: BigInt(manifest.seededAtBlock) });
       if (p.kind === "uniswap-v2") {
-        expect(p.factory).toBe(manifest.factories.uniswapV2);
+        expect(p.factory).toBe(manifest.dexes.uniswapV2.factory);
         const created = parseEventLogs({ abi: UniswapV2FactoryAbi, logs, eventName: "PairCreated" }).find((l) => l.args.pair === p.address);
         expect(created?.topics[0], p.name).toBe(mainnetTopics.v2PairCreated);
         expect([created?.args.token0, created?.args.token1]).toEqual([p.token0, p.token1]);
@@ -408,7 +409,7 @@ describe("pools", () => {
           }),
         ).toBe(p.address);
       } else if (p.kind === "uniswap-v3") {
-        expect(p.factory).toBe(manifest.factories.uniswapV3);
+        expect(p.factory).toBe(manifest.dexes.uniswapV3.factory);
         const created = parseEventLogs({ abi: UniswapV3FactoryAbi, logs, eventName: "PoolCreated" }).find((l) => l.args.pool === p.address);
         expect(created?.topics[0], p.name).toBe(mainnetTopics.v3PoolCreated);
         expect([created?.args.token0, created?.args.token1, created?.args.fee]).toEqual([p.token0, p.token1, p.fee]);
@@ -420,8 +421,23 @@ describe("pools", () => {
             args: [p.token0, p.token1, p.fee ?? 0],
           }),
         ).toBe(p.address);
+      } else if (p.kind === "slipstream") {
+        expect(manifest.dexes.slipstream.map((cl) => cl.factory)).toContain(p.factory);
+        const created = parseEventLogs({ abi: SlipstreamCLFactoryAbi, logs, eventName: "PoolCreated" }).find(
+          (l) => l.args.pool === p.address,
+        );
+        expect(created?.topics[0], p.name).toBe(mainnetTopics.slipstreamPoolCreated);
+        expect([created?.args.token0, created?.args.token1, created?.args.tickSpacing]).toEqual([p.token0, p.token1, p.tickSpacing]);
+        expect(
+          await client.readContract({
+            address: p.factory,
+            abi: SlipstreamCLFactoryAbi,
+            functionName: "getPool",
+            args: [p.token1, p.token0, p.tickSpacing ?? 0],
+          }),
+        ).toBe(p.address);
       } else {
-        expect(p.factory).toBe(manifest.factories.aerodrome);
+        expect(p.factory).toBe(manifest.dexes.aerodrome.factory);
         const stable = p.kind === "aerodrome-stable";
         const created = parseEventLogs({ abi: AerodromePoolFactoryAbi, logs, eventName: "PoolCreated" }).find(
           (l) => l.args.pool === p.address,
@@ -439,7 +455,7 @@ describe("pools", () => {
     for (const p of manifest.pools) {
       const expected = referencePriceUsd(symbolOf(p.token0)) / referencePriceUsd(symbolOf(p.token1));
       expect(Math.abs((await spotPrice(p)) / expected - 1), p.name).toBeLessThan(0.02);
-      if (p.kind === "uniswap-v3") {
+      if (p.kind === "uniswap-v3" || p.kind === "slipstream") {
         expect(await client.readContract({ address: p.address, abi: UniswapV3PoolAbi, functionName: "liquidity" })).toBeGreaterThan(0n);
         continue;
       }

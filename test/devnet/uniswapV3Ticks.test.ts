@@ -35,7 +35,7 @@ const positions = [
 ];
 let pool: Address;
 
-const identity = (address: Address) => ({ address, kind: "uniswap-v3", factory: manifest.factories.uniswapV3, tickSpacing: 0 });
+const identity = (address: Address) => ({ address, kind: "uniswap-v3", factory: manifest.dexes.uniswapV3.factory, tickSpacing: 0 });
 
 /** The pool's state at `blockNumber` as the reference takes it: slot0, liquidity, fee and every initialized tick. */
 async function referencePoolAt(address: Address, blockNumber: bigint): Promise<ReferencePool> {
@@ -66,13 +66,13 @@ async function swapOnChain(args: readonly [Address, boolean, boolean, bigint, bi
 beforeAll(async () => {
   const [a, b] = [await deployTestToken(user, "TA", router), await deployTestToken(user, "TB", router)];
   const [token0, token1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
-  const factory = { address: manifest.factories.uniswapV3, abi: artifactOf(compileFixtures(), "UniswapV3Factory").abi };
+  const factory = { address: manifest.dexes.uniswapV3.factory, abi: artifactOf(compileFixtures(), "UniswapV3Factory").abi };
   await user.waitForTransactionReceipt({
     hash: await user.writeContract({ ...factory, functionName: "createPool", args: [token0, token1, 3000] }),
   });
   pool = getAddress(
     await user.readContract({
-      address: manifest.factories.uniswapV3,
+      address: manifest.dexes.uniswapV3.factory,
       abi: UniswapV3FactoryAbi,
       functionName: "getPool",
       args: [token0, token1, 3000],

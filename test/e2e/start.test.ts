@@ -1,5 +1,6 @@
 import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, test } from "vitest";
+import { SlipstreamPoolAbi } from "../../abis/SlipstreamPoolAbi";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import type { StatusReport } from "../../api/health/StatusReport";
@@ -70,8 +71,16 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     const prices = () =>
       Promise.all(
         manifest.pools.map(async (pool) =>
-          pool.kind === "uniswap-v3"
-            ? String((await client.readContract({ address: pool.address, abi: UniswapV3PoolAbi, functionName: "slot0" }))[0])
+          pool.kind === "uniswap-v3" || pool.kind === "slipstream"
+            ? String(
+                (
+                  await client.readContract({
+                    address: pool.address,
+                    abi: pool.kind === "slipstream" ? SlipstreamPoolAbi : UniswapV3PoolAbi,
+                    functionName: "slot0",
+                  })
+                )[0],
+              )
             : String((await client.readContract({ address: pool.address, abi: UniswapV2PairAbi, functionName: "getReserves" }))[0]),
         ),
       );

@@ -6,10 +6,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
+import { aerodromePoolAddress, sortTokens, uniswapV3PoolAddress } from "../../base/poolAddress";
 import { type UniswapV4PoolKey, uniswapV4PoolId } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
-import type { Manifest, ManifestPool, ManifestV4Pool } from "../../devnet/manifest";
-import { approxSqrtRatioAtTick } from "../../devnet/seed/poolMath";
+import { artifactOf, compileFixtures } from "../../devnet/compile";
+import type { Manifest, ManifestPool, ManifestToken, ManifestV4Pool } from "../../devnet/manifest";
+import { approxSqrtRatioAtTick, referenceRatio, sqrtPriceX96Of } from "../../devnet/seed/poolMath";
+import { seedPositions } from "../../devnet/seed/positions";
+import { unitsForUsd } from "../../devnet/seed/prices";
 import { type Devnet, startDevnet } from "../../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { startTraffic } from "../../devnet/traffic";
@@ -40,6 +44,8 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
   let indexer: RunningIndexer | undefined;
   let curated: RunningIndexer | undefined;
   let traffic: { stop(): Promise<void> } | undefined;
+  /** Pools created once the indexers were ready (createPoolsAfterStart). */
+  let createdAfterStart: Address[] = [];
   const seen: { payment?: Hex; reorgedPayment?: Hex; replacementPayment?: Hex; reorgedSwap?: string; whale?: Hex; small?: Hex } = {};
 
   const pool = (name: string): ManifestPool => {
@@ -55,11 +61,12 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
   /** An INDEXER_V4_POOLS entry: the pool id and the key it hashes from. */
   const v4Entry = (key: UniswapV4PoolKey, id = uniswapV4PoolId(key)) =>
     [id, key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks].join(":");
-  const token = (symbol: string): Address => {
+  const tokenOf = (symbol: string): ManifestToken => {
     const found = manifest.tokens[symbol];
     if (!found) throw new Error(`no token ${symbol}`);
-    return found.address;
+    return found;
   };
+  const token = (symbol: string): Address => tokenOf(symbol).address;
   const user = (i: number) => {
     const account = manifest.accounts.users[i];
     if (!account) throw new Error(`no user ${i}`);
@@ -68,6 +75,80 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
   /** Waits until every running indexer has indexed `block` (failing only when one stops making progress). */
   const indexedUpTo = (block: bigint, ...indexers: RunningIndexer[]) => Promise.all(indexers.map((i) => waitForIndexed(i, block)));
   const running = () => [indexer, curated].filter((i): i is RunningIndexer => i !== undefined);
+
+  /**
+   * Pools created after the indexers started, at derived candidate addresses with no pool at the start:
+   * Uniswap V3 WETH/USDC 1% (its first event an Initialize) and Aerodrome volatile AERO/USDT (a Sync),
+   * each funded and traded once. Their addresses.
+   */
+  const createPoolsAfterStart = async (): Promise<Address[]> => {
+    const creator = user(5);
+    const router = manifest.contracts.swapRouter as Address;
+    // Sent in nonce order without waiting, so that each block takes several; explicit gas limits (no
+    // estimate against a pool not created yet; an estimate on the interval-mined devnet also fell short on
+    // a clone's first swap).
+    const sent: { name: string; hash: Hex }[] = [];
+    const send = async (request: Parameters<typeof creator.client.writeContract>[0]) => {
+      const gas = request.functionName === "createPool" ? 6_000_000n : 1_000_000n;
+      sent.push({ name: request.functionName, hash: await creator.client.writeContract({ gas, ...request }) });
+    };
+    const abiOf = (name: string) => artifactOf(compileFixtures(), name).abi;
+    for (const symbol of ["WETH", "USDC", "AERO", "USDT"]) {
+      await send({ address: token(symbol), abi: erc20Abi, functionName: "approve", args: [router, maxUint256] });
+    }
+    const [weth, usdc] = [token("WETH"), token("USDC")];
+    await send({
+      address: manifest.dexes.uniswapV3.factory,
+      abi: abiOf("UniswapV3Factory"),
+      functionName: "createPool",
+      args: [weth, usdc, 10_000],
+    });
+    const v3 = uniswapV3PoolAddress({ ...manifest.dexes.uniswapV3, tokenA: weth, tokenB: usdc, fee: 10_000 });
+    const v3Tokens = sortTokens(weth, usdc).map((a) => (a === weth ? tokenOf("WETH") : tokenOf("USDC"))) as [ManifestToken, ManifestToken];
+    const sqrtPriceX96 = sqrtPriceX96Of(referenceRatio(...v3Tokens));
+    await send({ address: v3, abi: abiOf("UniswapV3Pool"), functionName: "initialize", args: [sqrtPriceX96] });
+    for (const p of seedPositions(sqrtPriceX96, 200, v3Tokens, { tvlUsd: 1_000_000, stable: false })) {
+      await send({
+        address: router,
+        abi: devnetSwapRouterAbi,
+        functionName: "mintV3",
+        args: [v3, p.tickLower, p.tickUpper, p.liquidity, creator.address],
+      });
+    }
+    await send({
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "swapV3",
+      args: [v3, true, unitsForUsd(v3Tokens[0], 5_000), 0n, creator.address],
+    });
+
+    const [aero, usdt] = [tokenOf("AERO"), tokenOf("USDT")];
+    await send({
+      address: manifest.dexes.aerodrome.factory,
+      abi: abiOf("AerodromePoolFactory"),
+      functionName: "createPool",
+      args: [aero.address, usdt.address, false],
+    });
+    const aerodrome = aerodromePoolAddress({ ...manifest.dexes.aerodrome, tokenA: aero.address, tokenB: usdt.address, stable: false });
+    const [token0, token1] = sortTokens(aero.address, usdt.address).map((a) => (a === aero.address ? aero : usdt)) as [
+      ManifestToken,
+      ManifestToken,
+    ];
+    await send({
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "addLiquidity",
+      args: [aerodrome, unitsForUsd(token0, 500_000), unitsForUsd(token1, 500_000), creator.address],
+    });
+    await send({
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "swapAerodrome",
+      args: [aerodrome, aero.address, unitsForUsd(aero, 5_000), 0n, creator.address],
+    });
+    for (const { name, hash } of sent) expect((await creator.client.waitForTransactionReceipt({ hash })).status, name).toBe("success");
+    return [v3, aerodrome];
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-indexer-test-"));
@@ -98,7 +179,7 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
             `uniswap-v3:${pool("uniswap-v3:WETH/USDC:500").address}`,
             `aerodrome-volatile:${pool("aerodrome-volatile:WETH/USDC").address}`,
             `aerodrome-stable:${pool("aerodrome-stable:USDC/USDT").address}`,
-            // Refused: a V2 pair as a V3 pool, a stable pool as volatile, no Slipstream factory here, an EOA.
+            // Refused: a V2 pair as a V3 pool, a stable pool as volatile, a V3 pool as Slipstream's, an EOA.
             `uniswap-v3:${pool("uniswap-v2:cbBTC/USDC").address}`,
             `aerodrome-volatile:${pool("aerodrome-stable:USDC/DAI").address}`,
             `slipstream:${pool("uniswap-v3:cbBTC/USDC:500").address}`,
@@ -127,6 +208,7 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
         i,
       );
     }
+    createdAfterStart = await createPoolsAfterStart();
   }, 300_000);
 
   afterAll(async () => {
@@ -292,7 +374,7 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     }
   }, 300_000);
 
-  test("default: after the traffic, pools, volumes, swaps, whales and payments equal the canonical chain's", async () => {
+  test("default: after the traffic, pools (those created after the start included), volumes, swaps, whales and payments equal the canonical chain's", async () => {
     if (!indexer || !curated) throw new Error("no indexer");
     traffic = startTraffic(manifest, { intervalMs: 100, whaleEvery: 3, log: () => {} });
     const from = await client.getBlockNumber();
@@ -333,13 +415,23 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
     const verified = tables.tokens.filter((t) => t.status === "verified");
     expect(verified.map((t) => t.symbol).sort()).toEqual(["AERO", "DEGEN", "TOSHI", "USDC", "VIRTUAL", "WETH", "DAI", "cbBTC"].sort());
 
-    // Pools: every devnet pool and every V4 pool holding a verified token (native ETH as WETH), none of
-    // the untracked pair; state, ticks and volume as the chain has them.
-    const trackedV4 = manifest.v4Pools.filter((p) => p.name !== "uniswap-v4:UNTA/UNTB:3000");
+    // Pools: every candidate derived from the DEX deployments and the tracked tokens that exists: every
+    // devnet pool but EURC's (its tracked address is another token here), the hookless V4 pools of tracked
+    // tokens (native ETH as WETH; hooked and untracked ones are no candidates), and the two created after
+    // the start, registered from their first event; state, ticks and volume as the chain has them.
+    const derivedV4 = manifest.v4Pools.filter((p) => p.key.hooks === zeroAddress && p.name !== "uniswap-v4:UNTA/UNTB:3000");
+    const eurc = manifest.tokens.EURC?.address;
+    const derived = manifest.pools.filter((p) => p.token0 !== eurc && p.token1 !== eurc);
     expect(tables.pools.map((p) => p.address).sort()).toEqual(
-      [...manifest.pools.map((p) => p.address.toLowerCase()), ...trackedV4.map((p) => p.id)].sort(),
+      [...derived.map((p) => p.address), ...createdAfterStart, ...derivedV4.map((p) => p.id)].map((a) => a.toLowerCase()).sort(),
     );
-    for (const p of trackedV4) {
+    // Each candidate's outcome: the indexed ones are the pools; the rest had no pool (watched), none refused.
+    const indexed = tables.candidates.filter((c) => c.status === "indexed").map((c) => c.address);
+    expect(indexed.sort()).toEqual(tables.pools.map((p) => p.address).sort());
+    expect(tables.candidates.filter((c) => c.status === "refused")).toEqual([]);
+    expect(tables.candidates.filter((c) => c.status === "watched").length).toBeGreaterThan(500);
+    expect(indexer.output()).toMatch(/\[indexer\] UniswapV3Pool: \d+ planned pools at block \d+: \d+ indexed, \d+ watched, 0 refused/);
+    for (const p of derivedV4) {
       expect(poolRowOf(tables, p.id)).toMatchObject({
         kind: "uniswap-v4",
         factory: p.poolManager.toLowerCase(),
@@ -350,10 +442,11 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
         hooks: p.key.hooks.toLowerCase(),
       });
     }
-    await expectPoolsMatchChain(tables, truth, head, 0n);
+    await expectPoolsMatchChain(tables, truth, head, BigInt(manifest.seededAtBlock));
 
     // Whale candidates: exactly the verified tokens' transfers at or above threshold within the window.
-    const lastPrune = head - (head % pruneIntervalBlocks);
+    // Prunes run every interval from the pools' start block, the seeded block.
+    const lastPrune = head - ((head - BigInt(manifest.seededAtBlock)) % pruneIntervalBlocks);
     const whaleCutoff = (await truth.timestampOf(lastPrune)) - whaleWindowSeconds;
     const thresholds = new Map(verified.map((t) => [t.address, t.whaleThreshold]));
     const transfers = await truth.transfers([...thresholds.keys()], BigInt(manifest.seededAtBlock + 1), head);

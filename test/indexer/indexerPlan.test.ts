@@ -1,12 +1,13 @@
 import { createPublicClient, http, type Transport } from "viem";
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
-import { baseDexFactories, baseWeth } from "../../base/baseChain";
+import { baseWeth } from "../../base/baseChain";
+import { baseDexDeployments, basePoolCandidates } from "../../base/baseDexDeployments";
+import { derivePoolCandidates } from "../../base/poolCandidates";
 import { baseUniswapV4PoolManager, uniswapV4PoolId } from "../../base/uniswapV4";
-import { baseCuratedPools, baseCuratedV4Pools } from "../../src/config/baseMainnet";
-import type { CuratedV4Pool } from "../../src/config/indexerEnv";
 import { indexerPlan } from "../../src/config/indexerPlan";
 import { indexerRpc } from "../../src/config/indexerRpc";
+import { addressesOf } from "../../src/config/plannedPools";
 import { testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 
@@ -15,27 +16,42 @@ const devnetEnv = { DEVNET_MANIFEST: inject("manifestPath") };
 const mainnetEnv = { BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: "p".repeat(32) };
 
 describe("indexerPlan", () => {
-  test("default: on the devnet, the manifest's tokens, factories and payout, factory discovery, transfers after seeding", () => {
+  test("default: on the devnet, the manifest's tokens and payout, the pools derived from its DEX deployments, read from the seeded block", () => {
     const plan = indexerPlan(loadConfig(devnetEnv));
     expect(plan.tokens.map((t) => [t.symbol, t.address, t.decimals])).toEqual(
       Object.values(manifest.tokens).map((t) => [t.symbol, t.address, t.decimals]),
     );
     expect(plan.tokens.find((t) => t.symbol === "USDC")?.whaleThreshold).toBe(1_000_000n * 10n ** 6n);
     expect(plan.payoutAddress).toBe(manifest.payoutAddress);
-    expect(plan.pools).toEqual({ discovery: "factory" });
     expect([plan.weth, plan.poolManager]).toEqual([manifest.tokens.WETH?.address, manifest.contracts.poolManager]);
-    expect(plan.startBlocks).toEqual({ pools: 0, transfers: manifest.seededAtBlock + 1, payments: 0 });
-    expect(plan.volumeWindowSeconds).toBe(86_400);
+    expect(plan.pools.discovery).toBe("derived");
+    // Every candidate once (a pool of two par stables is derived for each), the seeded pools among them.
+    const candidates = derivePoolCandidates(manifest.dexes, Object.values(manifest.tokens));
+    const distinct = new Set(candidates.map((c) => ("address" in c ? c.address : c.id).toLowerCase()));
+    expect(plan.pools.contracts.length + plan.pools.v4.length).toBe(distinct.size);
+    const planned = new Set([...plan.pools.contracts.map((p) => p.address), ...plan.pools.v4.map((p) => p.id)]);
+    for (const p of manifest.pools) expect(planned, p.name).toContain(p.address);
+    expect(planned).toContain(manifest.v4Pools.find((p) => p.name === "uniswap-v4:ETH/USDC:500")?.id);
+    expect(plan.startBlocks).toEqual({ pools: manifest.seededAtBlock, transfers: manifest.seededAtBlock + 1, payments: 0 });
+    expect([plan.volumeWindowSeconds, plan.maxTicksPerPool]).toEqual([86_400, 10_000]);
   });
 
-  test("default: on mainnet, Base's tokens and factories, the curated pools, start blocks left to the head unless pinned", () => {
+  test("default: on mainnet, Base's tokens, every candidate derived from Base's DEX deployments, start blocks left to the head unless pinned", () => {
     const plan = indexerPlan(loadConfig({ ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress }));
     expect(plan.tokens.map((t) => t.symbol)).toEqual(["USDC", "WETH", "USDT", "DAI", "AERO", "EURC", "cbBTC", "VIRTUAL", "DEGEN", "TOSHI"]);
-    expect(plan.factories).toEqual(baseDexFactories);
     expect([plan.weth, plan.poolManager]).toEqual([baseWeth, baseUniswapV4PoolManager]);
-    expect(plan.pools).toEqual({ discovery: "list", curated: baseCuratedPools, curatedV4: baseCuratedV4Pools });
-    // The default V4 pool's id is its key's hash (Base's native ETH/USDC 0.05% pool without hooks).
-    for (const p of baseCuratedV4Pools) expect(uniswapV4PoolId(p.key)).toBe(p.id);
+    expect(plan.pools.discovery).toBe("derived");
+    const distinct = new Set(basePoolCandidates().map((c) => ("address" in c ? c.address : c.id).toLowerCase()));
+    expect(plan.pools.contracts.length + plan.pools.v4.length).toBe(distinct.size);
+    // Within the default bounds: 1,500 pools, 1,000 in one log filter (V3 and Slipstream pools share one).
+    expect(distinct.size).toBeLessThanOrEqual(1_500);
+    expect(addressesOf(plan.pools, "UniswapV3Pool").length).toBeLessThanOrEqual(1_000);
+    // Base's deep WETH/USDC pools, V4's native ETH/USDC among them; each derived candidate keeps its factory.
+    const weth = plan.pools.contracts.find((p) => p.address === "0xd0b53D9277642d899DF5C87A3966A349A798F224");
+    expect(weth).toMatchObject({ kind: "uniswap-v3", factory: baseDexDeployments.uniswapV3.factory, derived: { fee: 500 } });
+    expect(plan.pools.contracts.map((p) => p.address)).toContain("0xb2cc224c1c9feE385f8ad6a55b4d94E92359DC59");
+    const ethUsdc = plan.pools.v4.find((p) => p.id === "0x96d4b53a38337a5733179751781178a2613306063c511b78cd02684739288c0a");
+    expect(ethUsdc && uniswapV4PoolId(ethUsdc.key)).toBe(ethUsdc?.id);
     expect(plan.startBlocks).toEqual({ pools: undefined, transfers: undefined, payments: undefined });
     const pinned = indexerPlan(
       loadConfig({
@@ -46,6 +62,18 @@ describe("indexerPlan", () => {
       }),
     );
     expect(pinned.startBlocks).toEqual({ pools: 30_000_000, transfers: 30_000_000, payments: 29_000_000 });
+  });
+
+  test("error: more planned pools than INDEXER_MAX_CANDIDATES, or more in one log filter than INDEXER_MAX_ADDRESSES_PER_LOG_FILTER, stop the process", () => {
+    const base = { ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress };
+    expect(() => indexerPlan(loadConfig({ ...base, INDEXER_MAX_CANDIDATES: "100" }))).toThrow(
+      /INDEXER_MAX_CANDIDATES: \d+ pools are planned, more than the 100 allowed/,
+    );
+    expect(() => indexerPlan(loadConfig({ ...base, INDEXER_MAX_ADDRESSES_PER_LOG_FILTER: "100" }))).toThrow(
+      /INDEXER_MAX_ADDRESSES_PER_LOG_FILTER: a log filter would list \d+ pools, more than the 100 allowed/,
+    );
+    expect(() => indexerPlan(loadConfig({ ...devnetEnv, INDEXER_MAX_ADDRESSES_PER_LOG_FILTER: "100" }))).toThrow(ConfigError);
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_MAX_TICKS_PER_POOL: "0" })).toThrow(ConfigError);
   });
 
   test("args: INDEXER_TOKENS, INDEXER_WHALE_THRESHOLDS and INDEXER_POOLS replace or add entries", () => {
@@ -70,8 +98,10 @@ describe("indexerPlan", () => {
     expect(plan.tokens.find((t) => t.symbol === "WETH")?.whaleThreshold).toBe(10n ** 18n);
     expect(plan.pools).toEqual({
       discovery: "list",
-      curated: [{ kind: "slipstream", address: "0x00000000000000000000000000000000000000AA" }],
-      curatedV4: [],
+      contracts: [
+        { kind: "slipstream", address: "0x00000000000000000000000000000000000000AA", factory: manifest.dexes.slipstream[0]?.factory },
+      ],
+      v4: [],
     });
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
@@ -86,20 +116,23 @@ describe("indexerPlan", () => {
         INDEXER_V4_POOLS: `${ethUsdc.id.toUpperCase().replace("0X", "0x")}:${currency0}:${currency1.toLowerCase()}:${fee}:${tickSpacing}:${hooks}`,
       }),
     );
-    expect(plan.pools).toEqual({ discovery: "list", curated: [], curatedV4: [{ id: ethUsdc.id, key: ethUsdc.key }] });
+    expect(plan.pools).toEqual({ discovery: "list", contracts: [], v4: [{ id: ethUsdc.id, key: ethUsdc.key }] });
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
 
   test("error: a malformed entry, a token without a threshold, two tokens at one address, mainnet without a payout address", () => {
     expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "sushiswap:0x00000000000000000000000000000000000000aa" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "uniswap-v4:0x00000000000000000000000000000000000000aa" })).toThrow(
+      /INDEXER_V4_POOLS/,
+    );
     expect(() => loadConfig({ ...devnetEnv, INDEXER_TOKENS: "USDC:0x1234:6" })).toThrow(/INDEXER_TOKENS/);
-    // A V4 key that does not hash to its id (fee 3000 instead of 500), and an entry short of a field.
-    const [{ id, key }] = baseCuratedV4Pools as [CuratedV4Pool];
+    // A V4 key that does not hash to its id (another fee), and an entry short of a field.
+    const [{ id, key }] = manifest.v4Pools as [(typeof manifest.v4Pools)[number]];
     const entry = (fee: number) => `${id}:${key.currency0}:${key.currency1}:${fee}:${key.tickSpacing}`;
-    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: `${entry(3000)}:${key.hooks}` })).toThrow(
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: `${entry(key.fee + 1)}:${key.hooks}` })).toThrow(
       /INDEXER_V4_POOLS.*does not hash to the pool id/s,
     );
-    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: entry(500) })).toThrow(/INDEXER_V4_POOLS.*0xPOOLID:0xCURRENCY0/s);
+    expect(() => loadConfig({ ...devnetEnv, INDEXER_V4_POOLS: entry(key.fee) })).toThrow(/INDEXER_V4_POOLS.*0xPOOLID:0xCURRENCY0/s);
     expect(() => indexerPlan(loadConfig({ ...devnetEnv, INDEXER_TOKENS: "NEW:0x00000000000000000000000000000000000000aa:8" }))).toThrow(
       /no whale threshold for NEW/,
     );

@@ -1,6 +1,7 @@
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import { Erc20Abi } from "../../abis/Erc20Abi";
+import { SlipstreamPoolAbi } from "../../abis/SlipstreamPoolAbi";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
@@ -70,7 +71,12 @@ export function chainTruth(client: DevnetClient) {
         return { reserve0: null, reserve1: null, sqrtPriceX96, liquidity: decodeUniswapV4Liquidity(liquidity), tick };
       }
       const at = { address: pool.address, blockNumber } as const;
-      if (pool.kind === "uniswap-v3" || pool.kind === "slipstream") {
+      if (pool.kind === "slipstream") {
+        const [sqrtPriceX96, tick] = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "slot0" });
+        const liquidity = await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "liquidity" });
+        return { reserve0: null, reserve1: null, sqrtPriceX96, liquidity, tick };
+      }
+      if (pool.kind === "uniswap-v3") {
         const [sqrtPriceX96, tick] = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "slot0" });
         const liquidity = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "liquidity" });
         return { reserve0: null, reserve1: null, sqrtPriceX96, liquidity, tick };
@@ -97,9 +103,11 @@ export function chainTruth(client: DevnetClient) {
         const infos = await extsload(client, pool.factory, ticks.map(slots.tick), blockNumber);
         return ticks.map((tick, i) => ({ pool: pool.address, tick, ...decodeUniswapV4TickLiquidity(infos[i] ?? "0x0") }));
       }
+      // Both pools' ticks() start with liquidityGross and liquidityNet.
+      const abi = pool.kind === "slipstream" ? SlipstreamPoolAbi : UniswapV3PoolAbi;
       const call = <T>(functionName: "tickBitmap" | "ticks", args: number[]) =>
         client.multicall({
-          contracts: args.map((arg) => ({ address: pool.address, abi: UniswapV3PoolAbi, functionName, args: [arg] })),
+          contracts: args.map((arg) => ({ address: pool.address, abi, functionName, args: [arg] })) as never,
           allowFailure: false,
           blockNumber,
           // viem knows Base's Multicall3 only from its mainnet deployment block on.

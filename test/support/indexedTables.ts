@@ -63,11 +63,13 @@ export type PaymentRow = {
   amount: bigint;
 };
 export type HeadRow = { number: bigint; hash: Hex; timestamp: bigint };
+export type CandidateRow = { address: Hex; kind: string; status: string; reason: string | null };
 
 export type IndexedTables = {
   head: HeadRow | undefined;
   tokens: TokenRow[];
   pools: PoolRow[];
+  candidates: CandidateRow[];
   ticks: TickRow[];
   swaps: SwapRow[];
   whales: WhaleRow[];
@@ -85,6 +87,7 @@ export async function readIndexedTables(backend: IndexerBackend, schema: string)
     head: `select number, hash, timestamp from "${schema}".chain_head where chain_id = 8453`,
     tokens: `select address, symbol, decimals, status, reason, whale_threshold from "${schema}".tracked_token where chain_id = 8453`,
     pools: `select address, kind, factory, token0, token1, fee, tick_spacing, hooks, reserve0, reserve1, sqrt_price_x_96 as sqrt_price_x96, liquidity, tick, block_number, volume0, volume1, volume_since from "${schema}".pool where chain_id = 8453`,
+    candidates: `select address, kind, status, reason from "${schema}".pool_candidate where chain_id = 8453`,
     ticks: `select pool, tick, liquidity_net, liquidity_gross from "${schema}".pool_tick where chain_id = 8453`,
     swaps: `select block_number, log_index, pool, timestamp, amount0_in, amount1_in, amount0_out, amount1_out from "${schema}".swap where chain_id = 8453`,
     whales: `select tx_hash, log_index, token, block_number, timestamp, "from", "to", amount from "${schema}".whale_transfer where chain_id = 8453`,
@@ -93,7 +96,16 @@ export async function readIndexedTables(backend: IndexerBackend, schema: string)
   const raw = await withClient(backend, async (query) => {
     // One snapshot for all tables on Postgres, where the indexer may be writing.
     await query("begin isolation level repeatable read");
-    const result: Record<keyof typeof queries, Raw[]> = { head: [], tokens: [], pools: [], ticks: [], swaps: [], whales: [], payments: [] };
+    const result: Record<keyof typeof queries, Raw[]> = {
+      head: [],
+      tokens: [],
+      pools: [],
+      candidates: [],
+      ticks: [],
+      swaps: [],
+      whales: [],
+      payments: [],
+    };
     for (const [name, sql] of Object.entries(queries)) result[name as keyof typeof queries] = await query(sql);
     await query("commit");
     return result;
@@ -102,6 +114,7 @@ export async function readIndexedTables(backend: IndexerBackend, schema: string)
     head: raw.head.map((r) => convert<HeadRow>(r))[0],
     tokens: raw.tokens.map((r) => convert<TokenRow>(r)),
     pools: raw.pools.map((r) => convert<PoolRow>(r)),
+    candidates: raw.candidates.map((r) => convert<CandidateRow>(r)),
     ticks: raw.ticks.map((r) => convert<TickRow>(r)),
     swaps: raw.swaps.map((r) => convert<SwapRow>(r)),
     whales: raw.whales.map((r) => convert<WhaleRow>(r)),

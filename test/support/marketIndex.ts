@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import type { IndexDb } from "../../api/index/indexDb";
-import type { Manifest } from "../../devnet/manifest";
+import type { Manifest, ManifestPool } from "../../devnet/manifest";
 import { chainHead, pool, trackedToken } from "../../ponder.schema";
 import { testClient } from "./devnet";
 
@@ -29,6 +29,11 @@ export async function createIndexTables(pglite: PGlite): Promise<void> {
       PRIMARY KEY (chain_id, tx_hash, log_index));`);
 }
 
+/** The manifest's constant-product pools (Uniswap V2 and Aerodrome): their state is their reserves. */
+export function constantProductPools(manifest: Manifest): ManifestPool[] {
+  return manifest.pools.filter((p) => p.kind === "uniswap-v2" || p.kind === "aerodrome-volatile" || p.kind === "aerodrome-stable");
+}
+
 /**
  * An index of the test devnet's market as Ponder would hold it, written here from the chain's own reads:
  * its tokens (verified), its constant-product pools with their reserves, and the current head. Enough for
@@ -51,7 +56,7 @@ export async function seedMarketIndex(pglite: PGlite, manifest: Manifest): Promi
     })),
   );
   const block = await client.getBlock();
-  for (const p of manifest.pools.filter((x) => x.kind !== "uniswap-v3")) {
+  for (const p of constantProductPools(manifest)) {
     const [reserve0, reserve1] = await client.readContract({
       address: p.address,
       abi: AerodromePoolAbi,

@@ -1,6 +1,6 @@
 import { type Address, getAddress, type Hex, zeroAddress } from "viem";
 import { describe, expect, test } from "vitest";
-import { marketSymbols } from "../../api/market/marketSymbols";
+import { marketSymbols, parStableSymbols } from "../../api/market/marketSymbols";
 import { baseTokens } from "../../base/baseChain";
 import { baseDexDeployments, basePoolCandidates } from "../../base/baseDexDeployments";
 import {
@@ -10,7 +10,7 @@ import {
   uniswapV2PairAddress,
   uniswapV3PoolAddress,
 } from "../../base/poolAddress";
-import type { DexKind } from "../../base/poolCandidates";
+import { type DexKind, pricingQuotes } from "../../base/poolCandidates";
 import { uniswapV4PoolId } from "../../base/uniswapV4";
 
 const { USDC, WETH, USDT, AERO, EURC, cbBTC, VIRTUAL, DEGEN, TOSHI } = Object.fromEntries(
@@ -248,6 +248,10 @@ describe("the mainnet plan (npm run -s pools:mainnet)", () => {
     ];
     expect(tracked.size).toBe(10);
     for (const address of ofTrackedPairs) expect(keys, address).toContain(address.toLowerCase());
+  });
+
+  test("default: candidates are derived against the quotes the price route takes at par", () => {
+    expect([...pricingQuotes.parStables]).toEqual([...parStableSymbols]);
   });
 
   test("default: each candidate's tokens are the pair it prices, in pool order", () => {
