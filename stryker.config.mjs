@@ -207,6 +207,8 @@
  * - createX402Service.ts resolveFromChain's `{ status: "PENDING" }` -> `{}` / `{ status: "" }` (twice each): a resolution
  *   that is neither SETTLED nor FAILED is pending to its caller.
  * - createX402Service.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
+ * - createX402Service.ts the payer's funds read `.catch(() => null)` -> `() => undefined`: both are `!funds`, refused
+ *   alike (PAYMENT_FACILITATOR_UNAVAILABLE).
  * - createX402Service.ts `known.status === "SETTLED" && known.reason === recoveredClaim` -> `true && ...`: only a
  *   settlement recorded for a recovered claim carries that reason.
  * - createX402Service.ts `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and
