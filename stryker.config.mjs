@@ -193,6 +193,9 @@
  *   `if (attempt < 3) await pause(500 * attempt)` (`true`, `false`, `<= 3`, `>= 3`, `500 / attempt`, the catch
  *   emptied), `Date.now() >= deadline` -> `>` and forgetting's `< 60_000` -> `<=`: the reads, attempts and answers
  *   are the same, only sooner or later.
+ * - createX402Service.ts forgetting's `Date.now() - lastForget < 60_000` -> `false` and `Date.now() + lastForget`: the
+ *   pass then runs beside every request instead of once a minute. It is never awaited, and a lookup by id forgets an
+ *   expired one itself (findX402PaymentByIdentifier), so only when a kept answer is forgotten changes, not what is answered.
  * - createX402Service.ts `if (!requirements)` -> `true` and `requirementsByRoute.set(...)` removed: the terms are then
  *   rebuilt on each request from the same supported kinds (x402's initialization is still shared): the same terms.
  * - createX402Service.ts the offer-receipt declaration `{ includeTxHash: true, offerValiditySeconds: 300 }` -> `{}` and
@@ -207,6 +210,8 @@
  * - createX402Service.ts resolveFromChain's `{ status: "PENDING" }` -> `{}` / `{ status: "" }` (twice each): a resolution
  *   that is neither SETTLED nor FAILED is pending to its caller.
  * - createX402Service.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
+ * - createX402Service.ts the payer's funds read `.catch(() => null)` -> `() => undefined`: both are `!funds`, refused
+ *   alike (PAYMENT_FACILITATOR_UNAVAILABLE).
  * - createX402Service.ts `known.status === "SETTLED" && known.reason === recoveredClaim` -> `true && ...`: only a
  *   settlement recorded for a recovered claim carries that reason.
  * - createX402Service.ts `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and

@@ -361,6 +361,33 @@ describe("createInProcessFacilitator on a chain that mines the settlement", () =
     }
   });
 
+  test("error: a payer that spent its balance after verification is refused at settlement by its simulation (not a failed gas estimate): nothing is broadcast", async () => {
+    const facilitator = facilitatorOn([anvil.rpcUrl]);
+    const paid = await payment();
+    expect(await facilitator.verify(paid, auditTerms)).toEqual({ isValid: true, payer });
+    const payerWallet = createDevnetClient(anvil.rpcUrl, payerKey);
+    const held = await usdcOf(payer);
+    const deployer = privateKeyToAccount(deployerKey).address;
+    await payerWallet.waitForTransactionReceipt({
+      hash: await payerWallet.writeContract({ address: baseUsdc, abi: erc20Abi, functionName: "transfer", args: [deployer, held] }),
+    });
+    try {
+      const nonceBefore = await chain.getTransactionCount({ address: gasAddress });
+      expect(await facilitator.settle(paid, auditTerms)).toEqual({
+        success: false,
+        errorReason: "invalid_exact_evm_transaction_simulation_failed",
+        transaction: "",
+        network: baseNetwork,
+        payer,
+      });
+      expect(await chain.getTransactionCount({ address: gasAddress })).toBe(nonceBefore);
+    } finally {
+      await chain.waitForTransactionReceipt({
+        hash: await chain.writeContract({ address: baseUsdc, abi: erc20Abi, functionName: "transfer", args: [payer, held] }),
+      });
+    }
+  });
+
   test("behavior: a settlement not mined within confirmationTimeoutMs is answered unsuccessful with its transaction, never as settled", async () => {
     const facilitator = facilitatorOn([anvil.rpcUrl], 1_000);
     const paid = await payment();

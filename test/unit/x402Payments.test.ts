@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
 import { answerWithin } from "../../api/x402/answerWithin";
 import { type ExactEvmPaymentPayload, maxPaymentSignatureLength, parsePaymentSignature } from "../../api/x402/parsePaymentSignature";
-import { paymentId } from "../../api/x402/paymentId";
+import { payerKey as payerKeyOf, paymentId } from "../../api/x402/paymentId";
 import { reasonCode } from "../../api/x402/reasonCode";
 import { reuseAnswer } from "../../api/x402/reuseAnswer";
 import { termsMismatch } from "../../api/x402/termsMismatch";
@@ -186,6 +186,23 @@ describe("paymentId", () => {
       paymentId(ours, { ...authorization, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }),
     ];
     expect(new Set([id, ...others]).size).toBe(5);
+  });
+});
+
+describe("payerKey", () => {
+  test("one key per payer of one asset on one network: the same in any case, another for any other; never the payer", async () => {
+    const { from } = (await signed()).payload.authorization;
+    const key = payerKeyOf(ours, from);
+    expect(key).not.toContain(from.slice(2).toLowerCase());
+    expect(payerKeyOf({ network: ours.network, asset: ours.asset.toUpperCase() }, from.toLowerCase())).toBe(key);
+    // Stable across releases (the payments in flight recorded before an upgrade still count after it).
+    expect(key).toBe(createHash("sha256").update([ours.network, ours.asset, from].join(":").toLowerCase()).digest("hex"));
+    const others = [
+      payerKeyOf({ ...ours, network: "eip155:84532" }, from),
+      payerKeyOf({ ...ours, asset: ours.payTo }, from),
+      payerKeyOf(ours, ours.payTo),
+    ];
+    expect(new Set([key, ...others]).size).toBe(4);
   });
 });
 

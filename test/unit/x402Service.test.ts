@@ -10,13 +10,19 @@ import {
 } from "@x402/extensions/offer-receipt";
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { type Hex, recoverTypedDataAddress } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { Failure, Result } from "../../api/errors";
 import { routes } from "../../api/routes/routeTable";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { StoreNotReadyError } from "../../api/store/isStoreUnavailable";
-import { claimX402Payment, findX402Payment, recordX402Settlement, type X402PaymentRow } from "../../api/store/x402PaymentQueries";
+import {
+  claimX402Payment,
+  findX402Payment,
+  type PayerCommitment,
+  recordX402Settlement,
+  type X402PaymentRow,
+} from "../../api/store/x402PaymentQueries";
 import type { ConfirmSettlement, ExpectedTransfer, SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import {
   type Admission,
@@ -927,6 +933,90 @@ describe("pending settlements, resolved from the chain on retry", () => {
       expect(await x402.admit(route, resource, q.header), Object.keys(part).join()).toEqual(pendingRefusal("settlement_pending"));
     }
     expect(resolved).toEqual([]);
+  });
+});
+
+describe("a retry of a pending payment proves its payer's signature", () => {
+  test("a signature the check refuses: invalid_exact_evm_signature, nothing resolved; a check that cannot read the chain: PAYMENT_FACILITATOR_UNAVAILABLE", async () => {
+    let check: () => Promise<boolean> = async () => true;
+    const x402 = service({ checkSignature: () => check() });
+    const p = await payment({ key: generatePrivateKey() });
+    confirmations.set(txHashOf(p.authorization.nonce), "UNCONFIRMED");
+    await x402.settle(admitted(await x402.admit(route, resource, p.header)), answer);
+    check = async () => false;
+    const refused = refusal(await x402.admit(route, resource, p.header));
+    expect(refused).toMatchObject({ code: "PAYMENT_INVALID", details: { reason: "invalid_exact_evm_signature" } });
+    check = () => Promise.reject(new Error("providers down"));
+    expect(await x402.admit(route, resource, p.header)).toEqual({
+      ok: false,
+      code: "PAYMENT_FACILITATOR_UNAVAILABLE",
+      message: "the payment cannot be verified now: the chain cannot be read",
+    });
+    expect(resolved).toEqual([]);
+    check = async () => true;
+    expect(await x402.admit(route, resource, p.header)).toEqual(pendingRefusal("settlement_unconfirmed"));
+    expect(resolved).toHaveLength(1);
+  });
+});
+
+describe("a payer's balance bounds its payments in flight", () => {
+  const sum = (commitments: PayerCommitment[]) => commitments.reduce((total, c) => total + c.amount, 0n);
+
+  test("a balance that cannot be read: PAYMENT_FACILITATOR_UNAVAILABLE, nothing claimed", async () => {
+    const x402 = service({ readPayerFunds: () => Promise.reject(new Error("providers down")) });
+    const p = await payment({ key: generatePrivateKey() });
+    expect(await x402.admit(route, resource, p.header)).toEqual({
+      ok: false,
+      code: "PAYMENT_FACILITATOR_UNAVAILABLE",
+      message: "the payment cannot be verified now: the payer's balance cannot be read",
+    });
+    expect(await findX402Payment(store.db, p.id)).toBeUndefined();
+  });
+
+  test("what the payer's other payments commit counts: one settled within settledInBalanceSeconds is given to the read, and a payment past the balance is refused payer_balance_committed", async () => {
+    const key = generatePrivateKey();
+    const given: (readonly PayerCommitment[])[] = [];
+    let balance = 40_000n;
+    const x402 = service({
+      readPayerFunds: async (_from, commitments) => {
+        given.push(commitments);
+        return { balance, blockTime: clock(), committed: sum };
+      },
+    });
+    const first = await paidFor(x402, { key });
+    expect((await rowOf(first.id)).status).toBe("SETTLED");
+    clockAt += 59_000;
+    balance = 20_000n;
+    const second = await payment({ key });
+    expect(refusal(await x402.admit(route, resource, second.header))).toMatchObject({
+      code: "PAYMENT_INVALID",
+      details: { reason: "payer_balance_committed" },
+    });
+    expect(given.map((commitments) => commitments.map((c) => [c.id, c.status]))).toEqual([[], [[first.id, "SETTLED"]]]);
+    expect(await findX402Payment(store.db, second.id)).toBeUndefined();
+    // Twice its amount covers both.
+    balance = 40_000n;
+    admitted(await x402.admit(route, resource, second.header));
+  });
+
+  test("a balance read at an older block counts what settled after that block, not only in the last minute", async () => {
+    const key = generatePrivateKey();
+    const x402 = service({
+      readPayerFunds: async () => ({ balance: 20_000n, blockTime: new Date(t0.getTime() - 600_000), committed: sum }),
+    });
+    const settled = {
+      route: route.name,
+      network: baseNetwork,
+      asset: baseUsdc,
+      amount: 20_000n,
+      payerKey: payerKeyOf(ours, privateKeyToAccount(key).address),
+    };
+    const claim = { id: "settled-five-minutes-ago", claimedAt: new Date(t0.getTime() - 300_000) };
+    expect(await claimX402Payment(store.db, { ...settled, ...claim })).toBe(true);
+    await recordX402Settlement(store.db, claim, { status: "SETTLED", txHash: null, reason: null, settledAt: claim.claimedAt });
+    expect(refusal(await x402.admit(route, resource, (await payment({ key })).header))).toMatchObject({
+      details: { reason: "payer_balance_committed" },
+    });
   });
 });
 
