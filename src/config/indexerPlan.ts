@@ -99,6 +99,11 @@ function plannedPools(settings: Config["indexer"], dexes: DexDeployments, tokens
         v4: settings.curatedV4Pools ?? [],
       }
     : { discovery: "derived", ...derivedPools(dexes, tokens) };
+  // One row per pool in pool_candidate: an address or id listed twice (in any case, under any kind) would
+  // stop the indexer at setup on its key, so it stops here, named.
+  const listed = [...pools.contracts.map((p) => p.address), ...pools.v4.map((p) => p.id)].map((a) => a.toLowerCase());
+  const repeated = listed.find((a, i) => listed.indexOf(a) !== i);
+  if (repeated) throw new ConfigError(`INDEXER_POOLS / INDEXER_V4_POOLS: ${repeated} is listed twice`);
   const planned = pools.contracts.length + pools.v4.length;
   if (planned > settings.maxCandidates) {
     throw new ConfigError(`INDEXER_MAX_CANDIDATES: ${planned} pools are planned, more than the ${settings.maxCandidates} allowed`);

@@ -120,7 +120,7 @@ describe("indexerPlan", () => {
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
 
-  test("error: a malformed entry, a token without a threshold, two tokens at one address, mainnet without a payout address", () => {
+  test("error: a malformed entry, a token without a threshold, two tokens at one address, mainnet without a payout address, a pool listed twice", () => {
     expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "sushiswap:0x00000000000000000000000000000000000000aa" })).toThrow(ConfigError);
     expect(() => loadConfig({ ...devnetEnv, INDEXER_POOLS: "uniswap-v4:0x00000000000000000000000000000000000000aa" })).toThrow(
       /INDEXER_V4_POOLS/,
@@ -140,6 +140,11 @@ describe("indexerPlan", () => {
       /share an address/,
     );
     expect(() => indexerPlan(loadConfig(mainnetEnv))).toThrow(/PAYOUT_ADDRESS is required/);
+    // One pool listed twice, in another case and under another kind: one row per pool, so named at start.
+    const pair = "0x00000000000000000000000000000000000000aA";
+    expect(() =>
+      indexerPlan(loadConfig({ ...devnetEnv, INDEXER_POOLS: `uniswap-v2:${pair},aerodrome-volatile:${pair.toLowerCase()}` })),
+    ).toThrow(/0x00000000000000000000000000000000000000aa is listed twice/);
   });
 });
 
