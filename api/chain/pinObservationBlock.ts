@@ -8,7 +8,6 @@ export type PinObservationBlockParameters = {
   /** Pin this block instead of the lowest head (providers that do not have it yet are not sampled). */
   blockNumber?: number;
   now?: () => Date;
-  timeoutMs?: number;
   /** How a provider's head (or a block by tag) is read; the status page passes one shared for a second. */
   readHead?: ReadHead;
 };
@@ -30,8 +29,7 @@ export async function pinObservationBlock({
   chainId,
   blockNumber,
   now = () => new Date(),
-  timeoutMs,
-  readHead = (provider, tag) => probeProvider(provider, tag, timeoutMs),
+  readHead = probeProvider,
 }: PinObservationBlockParameters): Promise<ObservationBlock> {
   const retrievedAt = now().toISOString();
   const unpinned = (reason: string, sampled = 0): ObservationBlock => ({

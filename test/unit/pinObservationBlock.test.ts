@@ -542,12 +542,12 @@ describe("pinObservationBlock (defaults: the clock and JSON-RPC reads)", () => {
     expect(retrieved).toBeLessThanOrEqual(after);
   });
 
-  test("error: a provider slower than timeoutMs has not answered: UNPINNED NO_PROVIDER_ANSWERED", async () => {
+  test("error: a provider slower than its timeout has not answered: UNPINNED NO_PROVIDER_ANSWERED", async () => {
+    // Its head read waits half the provider's timeout: 50 ms.
     const block = await pinObservationBlock({
-      providers: [{ name: "slow", url: `${url}/slow`, trusted: true }],
+      providers: [{ name: "slow", url: `${url}/slow`, trusted: true, timeoutMs: 100 }],
       chainId: 8453,
       now,
-      timeoutMs: 50,
     });
     expect(block).toMatchObject({ status: "UNPINNED", reason: "NO_PROVIDER_ANSWERED", sampled: 0 });
   });
