@@ -18,12 +18,13 @@ import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { testAccessDeps, unlimitedRates } from "../support/access";
 import { testAppDeps } from "../support/app";
-import { devnetProvider, testClient, testManifest } from "../support/devnet";
+import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { deployOwnedWalletContract } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
+import { giveUsdc } from "../support/usdc";
 import { rpcUrlsOf, testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey, giveUsdc } from "../x402/support";
+import { fundedKey } from "../x402/support";
 import { type Backend, mine, openBackend } from "./support";
 
 /**
@@ -95,9 +96,9 @@ const layouts: Layout[] = [
       await mine(manifest, 1);
       await lagging.holdHead(Number(await testClient(manifest).getBlockNumber({ cacheTime: 0 })) - 1);
       return [
-        { ...devnetProvider(`${current.url}/public-1`, "public-1"), trusted: false },
-        { ...devnetProvider(`${current.url}/public-2`, "public-2"), trusted: false },
-        { ...devnetProvider(`${lagging.url}/public-3`, "public-3"), trusted: false },
+        publicDevnetProvider(`${current.url}/public-1`, "public-1"),
+        publicDevnetProvider(`${current.url}/public-2`, "public-2"),
+        publicDevnetProvider(`${lagging.url}/public-3`, "public-3"),
       ];
     },
   },

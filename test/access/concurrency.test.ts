@@ -5,7 +5,8 @@ import { createApp } from "../../api/app";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
-import { accessApp, type Backend, backendNames, captureLogs, indexHeadAt, indexPayment, openBackend, payUsdc, post } from "./support";
+import { payUsdc } from "../support/usdc";
+import { accessApp, type Backend, backendNames, captureLogs, indexHeadAt, indexPayment, openBackend, post, userKey } from "./support";
 
 /** This file's wallet: users[9] (other files use users[6..8] and [10]). */
 const manifest = testManifest();
@@ -57,7 +58,7 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
       const res = await post(first.app, "/v1/subscribe/intents", { tier: "STARTER", userWallet: user.address });
       intents.push(((await res.json()) as PurchaseIntent).intent);
     }
-    const receipt = await payUsdc(manifest, userIndex, manifest.payoutAddress, 49_000_000n);
+    const receipt = await payUsdc(manifest, userKey(userIndex), manifest.payoutAddress, 49_000_000n);
     await indexPayment(backend, manifest, receipt);
     await indexHeadAt(backend, manifest, receipt.blockNumber + 3n);
     const signatures = await Promise.all(intents.map((i) => sign(i.messageToSign)));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope, IssuedKey, KeySelf, PurchaseIntent, RecoveryIntent } from "../../api/keys/records";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
+import { payUsdc } from "../support/usdc";
 import {
   accessApp,
   type Backend,
@@ -14,10 +15,10 @@ import {
   mine,
   openBackend,
   payEth,
-  payUsdc,
   post,
   testEthQuote,
   usdc,
+  userKey,
 } from "./support";
 
 /** This file's wallets: users[7] pays in USDC, users[8] in ETH (other files use users[6], [9], [10]). */
@@ -70,7 +71,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
 
   /** Pays `i` in USDC from `user`, indexes the transfer and a head 3 blocks later (4 confirmations); the tx hash. */
   async function payAndConfirm(i: PurchaseIntent["intent"], user = buyer.index, units = BigInt(i.usdc.amount)): Promise<Hex> {
-    const receipt = await payUsdc(manifest, user, payTo, units);
+    const receipt = await payUsdc(manifest, userKey(user), payTo, units);
     await indexPayment(backend, manifest, receipt);
     await indexHeadAt(backend, manifest, receipt.blockNumber + 3n);
     return receipt.transactionHash;
@@ -120,7 +121,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
 
   test("error: 2 confirmations is 400 PAYMENT_NOT_FINAL; at 3 (the payment's block counts as the first) the USDC payment issues a key", async () => {
     const i = await intent({ tier: "STARTER", userWallet: buyer.account?.address });
-    const receipt = await payUsdc(manifest, buyer.index, payTo, BigInt(i.usdc.amount));
+    const receipt = await payUsdc(manifest, userKey(buyer.index), payTo, BigInt(i.usdc.amount));
     firstTx = receipt.transactionHash;
     const early = await claim(i, firstTx);
     expect(early.status, await early.clone().text()).toBe(400);

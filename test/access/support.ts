@@ -15,6 +15,8 @@ import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IssuedKey } from "../../api/keys/records";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
+import { devnetAccount, devnetRoles } from "../../devnet/accounts";
+import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";
 import { testAccessDeps, viaTestProxy } from "../support/access";
@@ -154,21 +156,12 @@ export function post(app: ReturnType<typeof createApp>, path: string, body: unkn
   );
 }
 
-/** Sends `usd` of devnet USDC from test user `user` to `to`; the receipt once mined. */
-export async function payUsdc(manifest: Manifest, user: number, to: Address, units: bigint): Promise<TransactionReceipt> {
-  const client = testClient(manifest, user + 3);
-  const hash = await client.writeContract({
-    address: manifest.tokens.USDC?.address as Address,
-    abi: erc20Abi,
-    functionName: "transfer",
-    args: [to, units],
-  });
-  return client.waitForTransactionReceipt({ hash });
-}
+/** The private key of the manifest's test user `user` (anvil account 3 + `user`). */
+export const userKey = (user: number): Hex => devnetAccount(devnetRoles.firstUser + user).privateKey;
 
 /** Sends `wei` from test user `user` to `to`; the receipt once mined. */
 export async function payEth(manifest: Manifest, user: number, to: Address, wei: bigint): Promise<TransactionReceipt> {
-  const client = testClient(manifest, user + 3);
+  const client = createDevnetClient(manifest.rpcUrl, userKey(user));
   const hash = await client.sendTransaction({ to, value: wei });
   return client.waitForTransactionReceipt({ hash });
 }

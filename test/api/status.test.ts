@@ -15,7 +15,7 @@ import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";
 import { testAppStore } from "../support/access";
 import { testAppDeps } from "../support/app";
-import { devnetProvider, testClient, testManifest } from "../support/devnet";
+import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { testFacilitator } from "../support/x402";
 
@@ -125,7 +125,7 @@ describe("GET /v1/status", () => {
     });
     expect(await x402Of(cutOff)).toMatchObject({ x402: "UNAVAILABLE", x402Reason: "RPC_UNREACHABLE" });
     // The facilitator settles through the providers: a lone public one is not evidence grade.
-    const lonePublic = [{ ...devnetProvider(manifest.rpcUrl, "public-1"), trusted: false }];
+    const lonePublic = [publicDevnetProvider(manifest.rpcUrl, "public-1")];
     expect(await x402Of(testFacilitator(manifest), lonePublic)).toMatchObject({
       x402: "UNAVAILABLE",
       x402Reason: "CHAIN_NOT_EVIDENCE_GRADE",
@@ -178,10 +178,7 @@ describe("GET /v1/status", () => {
       const [primary, publicOne] = proxies.map((p) => p.url);
       const app = statusApp(
         indexDb,
-        [
-          devnetProvider(primary as string, "primary:127.0.0.1"),
-          { ...devnetProvider(publicOne as string, "public-1:127.0.0.1"), trusted: false },
-        ],
+        [devnetProvider(primary as string, "primary:127.0.0.1"), publicDevnetProvider(publicOne as string, "public-1:127.0.0.1")],
         testAppStore(),
         { now: () => now },
       );
@@ -206,7 +203,7 @@ describe("GET /v1/status", () => {
     try {
       const ask = async (providers: RpcProvider[]) =>
         StatusReport.parse(await (await statusApp(indexDb, providers).request("/v1/status")).json());
-      const publicOnes = proxies.map((p, i) => ({ ...devnetProvider(p.url, `public-${i}`), trusted: false }));
+      const publicOnes = proxies.map((p, i) => publicDevnetProvider(p.url, `public-${i}`));
       const one = await ask(publicOnes.slice(0, 1));
       expect(one.rpc).toMatchObject({ available: true, trustLevel: "UNVERIFIED", reason: "NO_PUBLIC_QUORUM" });
       expect(one.verdictQuality).toBe("UNVERIFIED");

@@ -19,7 +19,8 @@ import {
 } from "../../clients/js/src/index";
 import { createDevnetClient, devnetChain } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
-import { type ClientTestService, devnetUser, startClientTestService, usdcBalance } from "./support";
+import { usdcBalance } from "../support/usdc";
+import { type ClientTestService, devnetUser, startClientTestService } from "./support";
 
 const root = resolve(import.meta.dirname, "..", "..");
 let running: ClientTestService;

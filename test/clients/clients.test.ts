@@ -20,7 +20,8 @@ import {
 import { freePort } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
-import { type ClientTestService, devnetUser, payUsdc, preflightOf, startClientTestService, usdcBalance } from "./support";
+import { payUsdc, usdcBalance } from "../support/usdc";
+import { type ClientTestService, devnetUser, preflightOf, startClientTestService } from "./support";
 
 /** Free keys may make 20 requests a minute here, so that a rate limit is reached in a few calls. */
 const freeRateLimit = 20;
@@ -208,7 +209,7 @@ describe("the JS client against npm start", () => {
     const buy = async (intentClient: Client, renew: boolean) => {
       const { intent } = await intentClient.purchaseIntent({ tier: "STARTER", userWallet: buyer.address, renewExistingKey: renew });
       const claim = await signChallenge({ intent }, buyer.signer);
-      const txHash = await payUsdc(manifest, buyer.privateKey, intent.payTo, BigInt(intent.usdc.amount));
+      const { transactionHash: txHash } = await payUsdc(manifest, buyer.privateKey, intent.payTo, BigInt(intent.usdc.amount));
       // The claim waits for 3 confirmations and the index: refusals that say "not yet" are repeated.
       for (let i = 0; ; i++) {
         try {

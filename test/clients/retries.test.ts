@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ClientOptions, createClient, DataSourceUnavailableError, RateLimitedError } from "../../clients/js/src/index";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { type HttpFaultProxy, startHttpFaultProxy } from "../support/httpFaultProxy";
-import { type ClientTestService, devnetUser, preflightOf, startClientTestService, usdcBalance } from "./support";
+import { usdcBalance } from "../support/usdc";
+import { type ClientTestService, devnetUser, preflightOf, startClientTestService } from "./support";
 
 /** A free key may make 5 requests a minute here, so that the rate limit is reached in a few calls. */
 const freeRateLimit = 5;

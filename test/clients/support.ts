@@ -1,6 +1,5 @@
-import { type Address, encodeFunctionData, erc20Abi, type Hex, parseAbi } from "viem";
+import { type Address, encodeFunctionData, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { createThrowawayDatabase } from "../support/postgres";
 import { type RunningService, startService, waitForJson } from "../support/startService";
@@ -54,20 +53,6 @@ export function devnetUser(manifest: Manifest, i: number) {
   return { ...account, signer: privateKeyToAccount(account.privateKey) };
 }
 
-/** USDC units `holder` has on the devnet. */
-export async function usdcBalance(manifest: Manifest, holder: Address): Promise<bigint> {
-  const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
-  return client.readContract({ address: usdcOf(manifest), abi: erc20Abi, functionName: "balanceOf", args: [holder] });
-}
-
-/** Sends `units` of USDC from `privateKey`'s account to `to`; the mined transaction's hash. */
-export async function payUsdc(manifest: Manifest, privateKey: Hex, to: Address, units: bigint): Promise<Hex> {
-  const client = createDevnetClient(manifest.rpcUrl, privateKey);
-  const hash = await client.writeContract({ address: usdcOf(manifest), abi: erc20Abi, functionName: "transfer", args: [to, units] });
-  await client.waitForTransactionReceipt({ hash });
-  return hash;
-}
-
 /** A preflight of the devnet Diamond's mint selector (its facet resolves through the loupe). */
 export function preflightOf(manifest: Manifest) {
   const data = encodeFunctionData({
@@ -76,10 +61,4 @@ export function preflightOf(manifest: Manifest) {
     args: [manifest.accounts.deployer.address, 1n],
   });
   return { chainId: 8453 as const, to: manifest.contracts.diamond as Address, data, from: manifest.accounts.deployer.address };
-}
-
-function usdcOf(manifest: Manifest): Address {
-  const usdc = manifest.tokens.USDC?.address;
-  if (!usdc) throw new Error("the manifest names no USDC");
-  return usdc as Address;
 }

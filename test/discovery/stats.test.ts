@@ -9,8 +9,9 @@ import { backendNames, claimFreeKey, mine, post, testEthQuote } from "../access/
 import { unlimitedAbuse, unlimitedRates, viaTestProxy } from "../support/access";
 import { testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
+import { giveUsdc } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey, giveUsdc } from "../x402/support";
+import { fundedKey } from "../x402/support";
 import { discoveryApp, grown, operatorHeaders, operatorTotals, useDiscoveryBackend } from "./support";
 
 const manifest = testManifest();

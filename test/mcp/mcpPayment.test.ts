@@ -6,7 +6,7 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { signedPayment } from "../support/signedPayment";
-import { usdcBalance, usdcTransfersFrom } from "../x402/support";
+import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
 import { clientKinds, connectClient, type McpTestService, startMcpService, usdcUnits } from "./support";
 
 /** This file's payer: users[12] (no other file sends from it); the payout address and gas key are the service's own. */

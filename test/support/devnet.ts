@@ -17,3 +17,6 @@ export function testClient(manifest: Manifest, index = 0) {
 
 /** The test devnet (or a node or proxy in front of it at `url`) as the one, trusted, provider. */
 export const devnetProvider = (url: string, name = "devnet"): RpcProvider => ({ name, url, trusted: true, timeoutMs: devnetReadTimeoutMs });
+
+/** The same as a public provider: untrusted, its answers count only where enough of them agree. */
+export const publicDevnetProvider = (url: string, name: string): RpcProvider => ({ ...devnetProvider(url, name), trusted: false });

@@ -31,8 +31,9 @@ import { testClient, testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
+import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
 import { testFacilitator, testSigningKey, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp } from "./support";
 
 /** This file's payer: users[13] (no other file sends from it); its payout address and gas key are its own too. */
 const manifest = testManifest();

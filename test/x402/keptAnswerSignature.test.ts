@@ -15,8 +15,9 @@ import { testManifest } from "../support/devnet";
 import type { Fetcher } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
+import { giveUsdc } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, giveUsdc, paidApp } from "./support";
+import { challengeOf, fundedKey, paidApp } from "./support";
 
 const manifest = testManifest();
 // The audit route: its answer reads the chain with more patience than the gas route's 2 s probe, on a busy machine.

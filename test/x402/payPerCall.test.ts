@@ -16,8 +16,9 @@ import type { seedMarketIndex } from "../support/marketIndex";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
+import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, paidApp, usdcBalance, usdcTransfersFrom } from "./support";
+import { challengeOf, fundedKey, paidApp } from "./support";
 
 /** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
 const manifest = testManifest();

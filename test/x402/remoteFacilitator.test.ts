@@ -15,8 +15,9 @@ import { testManifest } from "../support/devnet";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitatorServer";
 import { payingFetch } from "../support/payingFetch";
 import { signedPayment } from "../support/signedPayment";
+import { usdcBalance } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, usdcBalance } from "./support";
+import { challengeOf, fundedKey } from "./support";
 
 /** This file's payer: users[5] (no other file sends from it); its payout address and gas key are its own. */
 const manifest = testManifest();

@@ -4,8 +4,9 @@ import { forgetRetainedAnswers } from "../../api/store/x402PaymentQueries";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
+import { giveUsdc } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey, giveUsdc, paidApp } from "./support";
+import { fundedKey, paidApp } from "./support";
 
 const manifest = testManifest();
 const url = `http://127.0.0.1/v1/audit/${manifest.contracts.diamond}`;

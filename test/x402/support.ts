@@ -1,11 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { type Address, encodeAbiParameters, erc20Abi, type Hex, keccak256, parseEther, toHex } from "viem";
+import { type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createApp } from "../../api/app";
 import type { X402Service } from "../../api/x402/createX402Service";
-import { baseUsdc } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
 import { testAccessDeps } from "../support/access";
@@ -22,38 +21,11 @@ export async function challengeOf(app: Fetcher, url: string): Promise<PaymentReq
   return decodePaymentRequiredHeader(header);
 }
 
-/** Devnet USDC held by `address` (atomic units). */
-export function usdcBalance(manifest: Manifest, address: Address): Promise<bigint> {
-  return testClient(manifest).readContract({ address: baseUsdc, abi: erc20Abi, functionName: "balanceOf", args: [address] });
-}
-
-/** FiatTokenV2 keeps balanceOf at slot 8. */
-const usdcBalanceSlot = 8n;
-
-/** Writes `amount` into `holder`'s devnet USDC balance (no transaction: no sender's nonce is shared), and checks it reads back. */
-export async function giveUsdc(manifest: Manifest, holder: Address, amount: bigint) {
-  const client = testClient(manifest);
-  const slot = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, usdcBalanceSlot]));
-  await client.setStorageAt({ address: baseUsdc, index: slot, value: toHex(amount, { size: 32 }) });
-  if ((await usdcBalance(manifest, holder)) !== amount) throw new Error(`USDC balance slot is not ${usdcBalanceSlot}`);
-}
-
 /** A new devnet key with `eth` ETH for gas and no USDC: a gas key, or a payer that cannot pay. */
 export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
   const key = generatePrivateKey();
   await testClient(manifest).setBalance({ address: privateKeyToAccount(key).address, value: parseEther(eth) });
   return key;
-}
-
-/** Transfer events of devnet USDC from `from` in blocks after `sinceBlock`. */
-export async function usdcTransfersFrom(manifest: Manifest, from: Address, sinceBlock: bigint) {
-  return testClient(manifest).getContractEvents({
-    address: baseUsdc,
-    abi: erc20Abi,
-    eventName: "Transfer",
-    args: { from },
-    fromBlock: sinceBlock + 1n,
-  });
 }
 
 /**

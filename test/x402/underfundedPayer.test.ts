@@ -12,8 +12,9 @@ import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import type { Fetcher } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
+import { giveUsdc, usdcBalance } from "../support/usdc";
 import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, giveUsdc, paidApp, usdcBalance } from "./support";
+import { challengeOf, fundedKey, paidApp } from "./support";
 
 const manifest = testManifest();
 const price = parseUnits(String(routes.audit.x402PriceUsd), 6);
