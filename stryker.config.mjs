@@ -23,7 +23,7 @@
  * creditLeases.test.ts through the credit service) and api/keys/createKeyCache.ts (test/unit/keyCache.test.ts).
  *
  * Included with their fast tests: api/chain/pinObservationBlock.ts, the status trust rule
- * (test/unit/pinObservationBlock.test.ts: an injected readHead answering from an in-memory table of provider
+ * (test/chain/pinObservationBlock.test.ts: an injected readHead answering from an in-memory table of provider
  * heads and per-tag hashes, an injected clock, and a local HTTP stub for the default JSON-RPC read), and
  * api/access/createRateLimits.ts (test/unit/rateLimits.test.ts: the in-memory budgets under fake timers, and
  * which budgets it keeps in Redis: the machine's, at REDIS_URL or 127.0.0.1:6379, with two limiters sharing
@@ -70,7 +70,7 @@
  *
  * Included with their fast tests: the x402 payment code. api/x402/createX402Service.ts (test/unit/x402Service.test.ts:
  * terms, payment-identifier ids, claims and their fence, settlement records, release, pending settlements and stale
- * claims resolved on retry, retention) and api/x402/payPerCall.ts (test/unit/payPerCall.test.ts: the Hono side over
+ * claims resolved on retry, retention) and api/x402/payPerCall.ts (test/x402/payPerCall.test.ts: the Hono side over
  * the real service), with api/store/x402PaymentQueries.ts under them, on an in-memory PGlite store, real EIP-3009
  * signatures by anvil's keys, a set clock, and test/support/recordedFacilitator.ts: a facilitator answering in the
  * shapes the in-process one gives (its getSupported as printed, verify and settle as @x402/evm builds them and
@@ -78,7 +78,7 @@
  * functions they are. api/x402/confirmSettlement.ts and api/x402/resolvePendingSettlement.ts
  * (test/unit/confirmSettlement.test.ts, test/unit/resolvePendingSettlement.test.ts) read a recorded chain served over
  * JSON-RPC on a loopback port (test/support/recordedChain.ts: blocks, transactions and receipts, eth_call answers and
- * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/unit/remoteFacilitator.test.ts) talks to a
+ * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/x402/remoteFacilitator.test.ts) talks to a
  * loopback HTTP facilitator; api/x402/createInProcessFacilitator.ts is tested where no settlement is mined
  * (test/unit/inProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
  * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as

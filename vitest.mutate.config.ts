@@ -7,7 +7,14 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["test/unit/**/*.test.ts", "test/access/clientAddressKey.test.ts"],
+    // The fast tests of modules whose devnet tests sit beside them (x.test.ts next to x.devnet.test.ts).
+    include: [
+      "test/unit/**/*.test.ts",
+      "test/access/clientAddressKey.test.ts",
+      "test/chain/pinObservationBlock.test.ts",
+      "test/x402/payPerCall.test.ts",
+      "test/x402/remoteFacilitator.test.ts",
+    ],
     testTimeout: 10_000,
     // A store's setup (PGlite and the migrations) took over 10 s once on a loaded machine.
     hookTimeout: 60_000,

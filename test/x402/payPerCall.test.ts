@@ -1,478 +1,244 @@
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentRequirements } from "@x402/core/types";
-import { type Address, type Hex, parseUnits } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createApp } from "../../api/app";
-import type { IssuedKey } from "../../api/keys/records";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
+import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { Hono } from "hono";
+import type { Hex } from "viem";
+import { beforeEach, describe, expect, test } from "vitest";
+import type { AccessEnv } from "../../api/access/AccessOptions";
+import { ApiError } from "../../api/errors";
+import { handleError } from "../../api/http/errorHandling";
 import { routes } from "../../api/routes/routeTable";
-import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
-import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
-import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
-import { testAccessDeps } from "../support/access";
-import { testAppDeps } from "../support/app";
-import { devnetProvider, testClient, testManifest } from "../support/devnet";
-import type { seedMarketIndex } from "../support/marketIndex";
-import { payingFetch } from "../support/payingFetch";
-import { startRpcProxy } from "../support/rpcProxy";
+import { findX402Payment } from "../../api/store/x402PaymentQueries";
+import type { SettlementConfirmation } from "../../api/x402/confirmSettlement";
+import { type CreateX402ServiceParameters, createX402Service, type X402Service } from "../../api/x402/createX402Service";
+import { createX402Signer } from "../../api/x402/createX402Signer";
+import { paymentId } from "../../api/x402/paymentId";
+import { payPerCall } from "../../api/x402/payPerCall";
+import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
+import { baseNetwork } from "../../base/baseChain";
+import { fileAppStore } from "../support/fileAppStore";
+import {
+  auditTerms,
+  authorizationOf,
+  offChainPayerChecks,
+  type RecordedFacilitator,
+  recordedFacilitator,
+  testPayTo,
+  txHashOf,
+} from "../support/recordedFacilitator";
 import { signedPayment } from "../support/signedPayment";
-import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
-import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey, paidApp } from "./support";
 
-/** This file's payer: users[4] (no other file sends from it). Its payout address and gas key are its own too. */
-const manifest = testManifest();
-const payer = manifest.accounts.users[4] as { address: Address; privateKey: Hex };
-const payTo = privateKeyToAccount(generatePrivateKey()).address;
-const origin = "http://127.0.0.1:42069";
-const target = manifest.contracts.diamond as Address;
-/** The six payable routes, each with a URL it answers 200 at. */
-const paid = [
-  { route: routes.audit, url: `${origin}/v1/audit/${target}` },
-  { route: routes.score, url: `${origin}/v1/security/score/${target}` },
-  { route: routes.gasFees, url: `${origin}/v1/gas/fees` },
-  { route: routes.tokenPrice, url: `${origin}/v1/token/price/WETH` },
-  { route: routes.dexMetrics, url: `${origin}/v1/dex/metrics` },
-  { route: routes.whaleSignals, url: `${origin}/v1/whales/signals` },
-];
-const priceOf = (usd: number) => parseUnits(String(usd), 6);
-type Refusal = { error: string; message: string; reason?: string };
+// Anvil's well-known development keys: the payer and the key receipts are signed with; the payee is anvil's sixth account.
+const payerKey: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const signingKey: Hex = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
+const payTo = testPayTo;
+const origins = { public: "http://127.0.0.1:42069", fallback: "https://fallback.example" };
+const path = "/v1/audit/0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+const url = `${origins.public}${path}`;
+const ours = auditTerms;
+const body = '{"observationBlock":{"blockNumber":24410400},"capabilityScore":7}';
 
-describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
-  let backend: Backend;
-  let gasKey: Hex;
-  let app: ReturnType<typeof createApp>;
-  /** An app whose contract reads fail (503), over the same store and facilitator. */
-  let noChain: ReturnType<typeof createApp>;
-  let requirements: PaymentRequirements;
-  let marketIndex: Awaited<ReturnType<typeof seedMarketIndex>>;
+const store = fileAppStore();
+let facilitator: RecordedFacilitator;
+let chain: SettlementConfirmation;
+let x402: X402Service;
+/** What the route's handler answers, as a test sets it; each run is counted with the principal it saw. */
+let handler: () => Response | Promise<Response>;
+const served: unknown[] = [];
 
-  beforeAll(async () => {
-    backend = await openBackend(backendName);
-    gasKey = await fundedKey(manifest);
-    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    const paying = await paidApp(manifest, backend, x402);
-    ({ app, marketIndex } = paying);
-    const { access } = paying;
-    const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
-    noChain = createApp(
-      testAppDeps(manifest, backend.indexDb, { access, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
-    );
-    requirements = (await challengeOf(app, paid[0]?.url as string)).accepts[0] as PaymentRequirements;
-  }, 60_000);
-  afterAll(() => backend.close());
+/** The x402 service over this file's store, facilitator and chain verdict; a test replaces what it is about. */
+const serviceWith = (overrides: Partial<CreateX402ServiceParameters>) =>
+  createX402Service({
+    db: store.db,
+    storeReady: store.ready,
+    facilitator,
+    payTo,
+    network: baseNetwork,
+    confirmSettlement: async () => chain,
+    resolvePending: async () => ({ status: "PENDING" }),
+    signer: createX402Signer(signingKey),
+    retentionSeconds: 3600,
+    ...offChainPayerChecks,
+    retryWaitMs: 0,
+    log: () => undefined,
+    ...overrides,
+  });
 
-  const send = (url: string, headers: Record<string, string> = {}, on = app) => on.fetch(new Request(url, { headers }));
-  const balances = () => Promise.all([usdcBalance(manifest, payer.address), usdcBalance(manifest, payTo)]);
-  const rows = () =>
-    backend.sql("SELECT route, network, asset, amount::text, status, tx_hash, reason FROM app.x402_payment ORDER BY claimed_at") as Promise<
-      Record<string, string | null>[]
-    >;
+beforeEach(() => {
+  facilitator = recordedFacilitator();
+  chain = "CONFIRMED";
+  x402 = serviceWith({});
+  handler = () =>
+    new Response(body, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=UTF-8", "x-service-trust-level": "TRUSTED_PRIMARY", "x-request-id": "r1" },
+    });
+  served.length = 0;
+});
 
-  test("default: no credential is 402 with an x402 v2 challenge in PAYMENT-REQUIRED and the JSON error body", async () => {
-    for (const { route, url } of paid) {
-      const res = await send(url);
-      expect(res.status).toBe(402);
-      expect(res.headers.get("cache-control")).toBe("no-store");
-      const challenge = decodePaymentRequiredHeader(res.headers.get("payment-required") as string);
-      expect(challenge).toMatchObject({
-        x402Version: 2,
-        resource: { url, description: route.summary, mimeType: "application/json" },
-        accepts: [
-          {
-            scheme: "exact",
-            network: baseNetwork,
-            amount: priceOf(route.x402PriceUsd).toString(),
-            asset: baseUsdc,
-            payTo,
-            maxTimeoutSeconds: 300,
-            extra: { name: "USD Coin", version: "2" },
-          },
-        ],
-      });
-      expect(await res.json()).toMatchObject({ error: "PAYMENT_REQUIRED", message: expect.any(String), plans: "/v1/plans" });
-      // A browser script may read the challenge and the receipt, and send a payment.
-      expect(res.headers.get("access-control-expose-headers")?.split(",")).toEqual(
-        expect.arrayContaining(["payment-required", "payment-response"]),
-      );
-      const preflight = await app.fetch(
-        new Request(url, {
-          method: "OPTIONS",
-          headers: {
-            origin: "https://app.example",
-            "access-control-request-method": "GET",
-            "access-control-request-headers": "payment-signature",
-          },
-        }),
-      );
-      expect(preflight.headers.get("access-control-allow-headers")?.split(",")).toContain("payment-signature");
+/** The audit route behind payPerCall, as the route mounter mounts it, with the app's error handling. */
+function app() {
+  const a = new Hono<AccessEnv>();
+  a.onError((err, c) => handleError(err, c, () => undefined));
+  a.get("/v1/audit/:address", payPerCall({ service: x402, route: routes.audit, origins, plansUrl: "/v1/plans" }), async (c) => {
+    served.push(c.get("principal"));
+    return handler();
+  });
+  return a;
+}
+const send = (headers: Record<string, string> = {}, at = url) => app().request(at, { headers });
+
+/** A real payment of our terms, with a payment-identifier id when one is given. */
+async function payment(id?: string) {
+  const { payload } = await signedPayment(ours, payerKey);
+  const withId = id === undefined ? payload : { ...payload, extensions: { [PAYMENT_IDENTIFIER]: { info: { required: false, id } } } };
+  return { header: encodePaymentSignatureHeader(withId as PaymentPayload), id: paymentId(ours, authorizationOf(payload)), payload };
+}
+
+describe("payPerCall", () => {
+  test("no PAYMENT-SIGNATURE: 402 PAYMENT_REQUIRED with the challenge in PAYMENT-REQUIRED and the body, never cached; the handler does not run", async () => {
+    const res = await send();
+    expect(res.status).toBe(402);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const challenge = decodePaymentRequiredHeader(res.headers.get("payment-required") as string);
+    expect(challenge).toMatchObject({ x402Version: 2, resource: { url }, accepts: [ours] });
+    expect(await res.json()).toEqual({
+      error: "PAYMENT_REQUIRED",
+      message: "pay 0.02 USDC for this call with x402 (the challenge is in PAYMENT-REQUIRED), or use an API key",
+      plans: "/v1/plans",
+      paymentRequired: JSON.parse(JSON.stringify(challenge)),
+    });
+    expect(served).toEqual([]);
+  });
+
+  test("the challenge names the resource at the origin the request came through", async () => {
+    const res = await send({}, `${origins.fallback}${path}`);
+    expect(decodePaymentRequiredHeader(res.headers.get("payment-required") as string).resource.url).toBe(`${origins.fallback}${path}`);
+  });
+
+  test("no facilitator to offer payment: 503 PAYMENT_FACILITATOR_UNAVAILABLE, without a challenge", async () => {
+    facilitator.answerSupported = () => Promise.reject(new FacilitatorUnavailableError("down"));
+    const paying: Record<string, string> = { "payment-signature": (await payment()).header };
+    for (const headers of [{}, paying]) {
+      const res = await send(headers);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: "PAYMENT_FACILITATOR_UNAVAILABLE", retryable: true });
+      expect(res.headers.get("payment-required")).toBeNull();
     }
   });
 
-  test("default: the official client pays each payable route: 200, the exact price moves, the receipt names the transfer", async () => {
-    const pay = payingFetch(app, payer.privateKey);
-    for (const { route, url } of paid) {
-      // Each settlement mines a block: the market index follows the chain as the indexer would.
-      await marketIndex.syncHead();
-      const [payerBefore, payToBefore] = await balances();
-      const res = await pay(url);
-      expect(res.status, await res.clone().text()).toBe(200);
-      const body = (await res.json()) as { notASafetyGuarantee?: boolean; provenance?: object };
-      expect(body.notASafetyGuarantee ?? body.provenance, route.name).toBeTruthy();
-      expect(res.headers.get("cache-control")).toBe("private, no-store");
-      const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") as string);
-      expect(receipt).toMatchObject({ success: true, network: baseNetwork, payer: payer.address });
-      const [payerAfter, payToAfter] = await balances();
-      const price = priceOf(route.x402PriceUsd);
-      expect(payerBefore - payerAfter).toBe(price);
-      expect(payToAfter - payToBefore).toBe(price);
-      const mined = await testClient(manifest).getTransactionReceipt({ hash: receipt.transaction as Hex });
-      expect(mined.status).toBe("success");
-      const recorded = (await rows()).find((r) => r.tx_hash === receipt.transaction);
-      expect(recorded).toEqual({
-        route: route.name,
-        network: baseNetwork,
-        asset: baseUsdc,
-        amount: price.toString(),
-        status: "SETTLED",
-        tx_hash: receipt.transaction,
-        reason: null,
-      });
-    }
-    // The record names no payer.
-    const stored = JSON.stringify(await backend.sql("SELECT * FROM app.x402_payment"));
-    expect(stored.toLowerCase()).not.toContain(payer.address.slice(2).toLowerCase());
+  test("a refused payment: 402 PAYMENT_INVALID with a fresh challenge in PAYMENT-REQUIRED; a refusal without one has no header", async () => {
+    const invalid = await send({ "payment-signature": "not a payment" });
+    expect(invalid.status).toBe(402);
+    expect(await invalid.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_signature_not_base64" });
+    expect(decodePaymentRequiredHeader(invalid.headers.get("payment-required") as string)).toMatchObject({
+      error: "payment_signature_not_base64",
+      accepts: [ours],
+    });
+    expect(invalid.headers.get("cache-control")).toBe("no-store");
+    const badId = await send({ "payment-signature": (await payment("short")).header });
+    expect(badId.status).toBe(400);
+    expect(await badId.json()).toMatchObject({ error: "PAYMENT_ID_INVALID" });
+    expect(badId.headers.get("payment-required")).toBeNull();
+    expect(served).toEqual([]);
   });
 
-  test("behavior: a replayed PAYMENT-SIGNATURE is refused and moves nothing", async () => {
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    const first = await send(paid[0]?.url as string, { "payment-signature": header });
-    expect(first.status).toBe(200);
-    const before = await balances();
-    for (const { route, url } of paid) {
-      const again = await send(url, { "payment-signature": header });
-      expect(again.status).toBe(402);
-      // A route of another price refuses the terms before it looks the payment up.
-      const reason = route.x402PriceUsd === routes.audit.x402PriceUsd ? "payment_already_settled" : expect.any(String);
-      expect(await again.json(), route.name).toMatchObject({ error: "PAYMENT_INVALID", reason });
-      expect(decodePaymentRequiredHeader(again.headers.get("payment-required") as string).error).toEqual(reason);
-    }
-    expect(await balances()).toEqual(before);
+  test("a paid 2xx answer is served with its receipt, privately; the answer kept is its status, type, body and provenance headers", async () => {
+    const p = await payment();
+    const res = await send({ "payment-signature": p.header });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(body);
+    expect(served).toEqual([{ kind: "x402" }]);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response") as string)).toMatchObject({
+      success: true,
+      transaction: txHashOf(authorizationOf(p.payload).nonce),
+    });
+    const row = await findX402Payment(store.db, p.id);
+    expect(row?.status).toBe("SETTLED");
+    expect(JSON.parse(row?.answer as string)).toEqual({
+      status: 200,
+      contentType: "application/json; charset=UTF-8",
+      body,
+      headers: { "x-service-trust-level": "TRUSTED_PRIMARY" },
+    });
   });
 
-  test("behavior: 50 concurrent copies of one payment: exactly one 200 and one transfer", async () => {
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    const since = await testClient(manifest).getBlockNumber();
-    const [payerBefore] = await balances();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => send(paid[0]?.url as string, { "payment-signature": header })));
-    const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
-    for (const refused of answers.filter((r) => r.status === 402)) {
-      const body = (await refused.json()) as Refusal;
-      expect(body.error).toBe("PAYMENT_INVALID");
-      expect(["payment_in_progress", "payment_already_settled"]).toContain(body.reason);
-    }
-    expect(await usdcTransfersFrom(manifest, payer.address, since)).toHaveLength(1);
-    expect(payerBefore - (await usdcBalance(manifest, payer.address))).toBe(requirements.amount ? BigInt(requirements.amount) : -1n);
+  test("every 2xx is settled (201 here); an answer without a content type is kept as JSON", async () => {
+    handler = () => new Response(new TextEncoder().encode(body), { status: 201 });
+    const p = await payment();
+    const res = await send({ "payment-signature": p.header });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("payment-response")).not.toBeNull();
+    const row = await findX402Payment(store.db, p.id);
+    expect(JSON.parse(row?.answer as string)).toEqual({ status: 201, contentType: "application/json", body, headers: {} });
   });
 
-  test("behavior: 20 different payments at once settle from one gas key: 20 answers, 20 transfers, the exact sum", async () => {
-    const payments = await Promise.all(Array.from({ length: 20 }, () => signedPayment(requirements, payer.privateKey)));
-    const since = await testClient(manifest).getBlockNumber();
-    const [payerBefore] = await balances();
-    const answers = await Promise.all(payments.map(({ header }) => send(paid[0]?.url as string, { "payment-signature": header })));
-    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const hashes = answers.map((r) => decodePaymentResponseHeader(r.headers.get("payment-response") as string).transaction);
-    expect(new Set(hashes).size).toBe(20);
-    expect(await usdcTransfersFrom(manifest, payer.address, since)).toHaveLength(20);
-    expect(payerBefore - (await usdcBalance(manifest, payer.address))).toBe(20n * BigInt(requirements.amount));
+  test("a retry of a paid request is its kept answer with its receipt, without running the handler again", async () => {
+    const first = await send({ "payment-signature": (await payment("pay_call_retried_once")).header });
+    const retry = await send({ "payment-signature": (await payment("pay_call_retried_once")).header });
+    expect(served).toHaveLength(1);
+    expect(retry.status).toBe(200);
+    expect(await retry.text()).toBe(body);
+    expect(retry.headers.get("content-type")).toBe("application/json; charset=UTF-8");
+    expect(retry.headers.get("x-service-trust-level")).toBe("TRUSTED_PRIMARY");
+    expect(retry.headers.get("x-request-id")).toBeNull();
+    expect(retry.headers.get("cache-control")).toBe("private, no-store");
+    expect(retry.headers.get("payment-response")).toBe(first.headers.get("payment-response"));
   });
 
-  test("error: a payment on other terms, expired or badly signed is refused with its reason, and nothing moves", async () => {
-    const stranger = generatePrivateKey();
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    const half = (BigInt(requirements.amount) / 2n).toString();
-    const cases: { name: string; reason: string; make: () => Promise<{ header: string }> }[] = [
-      { name: "underpaid", reason: "amount_mismatch", make: () => signedPayment(requirements, payer.privateKey, { amount: half }) },
-      {
-        name: "underpaid in the authorization only",
-        reason: "invalid_exact_evm_payload_authorization_value_mismatch",
-        make: () => signedPayment(requirements, payer.privateKey, { value: half }),
-      },
-      { name: "another asset", reason: "asset_mismatch", make: () => signedPayment(requirements, payer.privateKey, { asset: baseWeth }) },
-      {
-        name: "another network",
-        reason: "network_mismatch",
-        make: () => signedPayment(requirements, payer.privateKey, { network: "eip155:84532" }),
-      },
-      {
-        name: "another payee",
-        reason: "pay_to_mismatch",
-        make: () => signedPayment(requirements, payer.privateKey, { payTo: payer.address }),
-      },
-      {
-        name: "another payee in the authorization only",
-        reason: "invalid_exact_evm_recipient_mismatch",
-        make: () => signedPayment(requirements, payer.privateKey, { to: payer.address }),
-      },
-      {
-        name: "expired",
-        reason: "invalid_exact_evm_payload_authorization_valid_before",
-        make: () => signedPayment(requirements, payer.privateKey, { validBefore: now - 60n }),
-      },
-      {
-        name: "signed by another key",
-        reason: "invalid_exact_evm_signature",
-        make: () => signedPayment(requirements, stranger, {}, payer.address),
-      },
-      {
-        name: "signed for another chain's token domain",
-        reason: "invalid_exact_evm_signature",
-        make: () => signedPayment(requirements, payer.privateKey, { chainId: 1 }),
-      },
-      {
-        name: "from a wallet without USDC",
-        reason: "invalid_exact_evm_insufficient_balance",
-        make: () => signedPayment(requirements, stranger),
-      },
+  test("an answer that is not a 2xx (400, 300, or a thrown 503) takes nothing: the payment is given back, the answer served as it is", async () => {
+    const answers: [number, () => Response][] = [
+      [400, () => Response.json({ error: "INVALID_ADDRESS" }, { status: 400 })],
+      [300, () => new Response(null, { status: 300 })],
+      [
+        503,
+        () => {
+          throw new ApiError("DATA_SOURCE_UNAVAILABLE", "no provider answered");
+        },
+      ],
     ];
-    const before = await balances();
-    const rowsBefore = (await rows()).length;
-    for (const { name, reason, make } of cases) {
-      const res = await send(paid[0]?.url as string, { "payment-signature": (await make()).header });
-      expect(res.status, name).toBe(402);
-      const body = (await res.json()) as Refusal;
-      expect(body, name).toMatchObject({ error: "PAYMENT_INVALID", reason });
-      expect(JSON.stringify(body), name).not.toMatch(/reverted|Contract Call|Details:/);
-      expect(decodePaymentRequiredHeader(res.headers.get("payment-required") as string), name).toMatchObject({
-        error: reason,
-        accepts: [requirements],
-      });
+    for (const [status, answer] of answers) {
+      handler = answer;
+      const p = await payment();
+      const res = await send({ "payment-signature": p.header });
+      expect(res.status, String(status)).toBe(status);
+      expect(res.headers.get("payment-response"), String(status)).toBeNull();
+      expect(await findX402Payment(store.db, p.id), String(status)).toBeUndefined();
     }
-    expect(await balances()).toEqual(before);
-    expect((await rows()).length).toBe(rowsBefore);
+    expect(facilitator.calls.filter((c) => c.method === "settle")).toEqual([]);
   });
 
-  test("error: a route answering 400 or 503 charges nothing, and the payment stays usable", async () => {
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    const before = await balances();
-    const invalid = await send(`${origin}/v1/audit/0x1234`, { "payment-signature": header });
-    expect(invalid.status).toBe(400);
-    expect(invalid.headers.get("payment-response")).toBeNull();
-    const down = await send(paid[0]?.url as string, { "payment-signature": header }, noChain);
-    expect(down.status).toBe(503);
-    expect(await down.json()).toMatchObject({ error: "DATA_SOURCE_UNAVAILABLE" });
-    expect(down.headers.get("payment-response")).toBeNull();
-    expect(await balances()).toEqual(before);
-    const served = await send(paid[0]?.url as string, { "payment-signature": header });
-    expect(served.status).toBe(200);
-    expect(before[0] - (await usdcBalance(manifest, payer.address))).toBe(BigInt(requirements.amount));
-  });
-
-  test("behavior: an API key is served without payment; with both, the key is used and the payment untouched", async () => {
-    const owner = privateKeyToAccount(generatePrivateKey());
-    const keyApp = accessApp(manifest, backend).app;
-    const { intent } = (await (await post(keyApp, "/v1/subscribe/free/challenge", { userWallet: owner.address })).json()) as {
-      intent: { intentId: string; messageToSign: string };
-    };
-    const signature = await owner.signMessage({ message: intent.messageToSign });
-    const issued = (await (await post(keyApp, "/v1/subscribe/free/claim", { intentId: intent.intentId, signature })).json()) as IssuedKey;
-    const key = { "x-api-key": issued.apiKey as string };
-    const plain = await send(paid[0]?.url as string, key);
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get("x-credits-remaining")).toBe("9");
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    const before = await balances();
-    const both = await send(paid[0]?.url as string, { ...key, "payment-signature": header });
-    expect(both.status).toBe(200);
-    expect(both.headers.get("payment-response")).toBeNull();
-    expect(both.headers.get("x-credits-remaining")).toBe("8");
-    expect(await balances()).toEqual(before);
-    expect((await send(paid[0]?.url as string, { "payment-signature": header })).status).toBe(200);
-  });
-
-  test("error: garbage in PAYMENT-SIGNATURE (not base64, not JSON, not a payment, 1 MB) is a 402 JSON refusal, never a 500", async () => {
-    const garbage: [string, string][] = [
-      ["%%% not base64 %%%", "payment_signature_not_base64"],
-      ["", "payment_signature_not_base64"],
-      [Buffer.from("not json at all").toString("base64"), "payment_signature_not_json"],
-      [Buffer.from(JSON.stringify({ x402Version: 2, hello: "world" })).toString("base64"), "payment_signature_not_exact_evm_v2"],
-      [Buffer.from("null").toString("base64"), "payment_signature_not_exact_evm_v2"],
-      ["A".repeat(1024 * 1024), "payment_signature_too_long"],
-    ];
-    const before = await balances();
-    for (const [header, reason] of garbage) {
-      const res = await send(paid[0]?.url as string, { "payment-signature": header });
-      expect(res.status, reason).toBe(402);
-      expect(await res.json(), reason).toMatchObject({ error: "PAYMENT_INVALID", reason });
-      expect(res.headers.get("payment-required"), reason).not.toBeNull();
-    }
-    expect(await balances()).toEqual(before);
-  });
-
-  test("error: a settlement that fails after the work is not served, and its receipt carries only a short reason", async () => {
-    const unfunded = generatePrivateKey();
-    const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, unfunded), payTo });
-    const broke = createApp(
-      testAppDeps(manifest, backend.indexDb, { access: testAccessDeps(manifest, backend.indexDb, { store: backend.store }), x402 }),
-    );
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    const before = await balances();
-    const res = await send(paid[0]?.url as string, { "payment-signature": header }, broke);
+  test("a settlement that fails replaces the answer: 402 PAYMENT_SETTLEMENT_FAILED with the failed receipt, never cached", async () => {
+    chain = "CONTRADICTED";
+    const res = await send({ "payment-signature": (await payment()).header });
     expect(res.status).toBe(402);
     const text = await res.text();
-    expect(JSON.parse(text)).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason: "invalid_exact_evm_transaction_failed" });
+    expect(JSON.parse(text)).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason: "settlement_not_on_chain" });
     expect(text).not.toContain("capabilityScore");
-    const receiptHeader = res.headers.get("payment-response") as string;
-    expect(decodePaymentResponseHeader(receiptHeader)).toEqual({
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response") as string)).toMatchObject({
       success: false,
-      errorReason: "invalid_exact_evm_transaction_failed",
-      transaction: "",
-      network: baseNetwork,
+      errorReason: "settlement_not_on_chain",
     });
-    const gasAddress = privateKeyToAccount(unfunded).address.slice(2).toLowerCase();
-    for (const exposed of [text, Buffer.from(receiptHeader, "base64").toString()]) {
-      expect(exposed.toLowerCase()).not.toContain(gasAddress);
-      expect(exposed).not.toMatch(/0x[0-9a-f]{8,}|reverted|Details:|insufficient funds/i);
-    }
-    expect(await balances()).toEqual(before);
-    const again = await send(paid[0]?.url as string, { "payment-signature": header }, broke);
-    expect(await again.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_already_failed" });
   });
 
-  test("behavior: a claim whose process died is resolved from the chain once stale: settled, retries are served for that one transfer and never settle again; unused past its validity, it failed and nothing moves; a live claim is never taken over", async () => {
-    const url = paid[0]?.url as string;
-    const route = { ...routes.audit, x402PriceUsd: routes.audit.x402PriceUsd as number };
-    const resource = { url, path: new URL(url).pathname };
-    const dying = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
-    // The same store read by a replica ten minutes later, whose facilitator counts its settlements.
-    const later = new Date(Date.now() + 10 * 60_000);
-    const facilitator = testFacilitator(manifest, gasKey);
-    let revivedSettlements = 0;
-    const counting = {
-      ...facilitator,
-      settle(...args: Parameters<typeof facilitator.settle>) {
-        revivedSettlements++;
-        return facilitator.settle(...args);
-      },
-    };
-    const revived = testX402Service(manifest, backend.store, { facilitator: counting, payTo, clock: () => later, retryWaitMs: 0 });
-    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: revived }));
-    const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
-    const revivedNoChain = createApp(
-      testAppDeps(manifest, backend.indexDb, { access, x402: revived, capability: { providers: dead, chainId: 8453, samples: [] } }),
-    );
-    const rowOf = async (id: string) =>
-      (
-        (await backend.sql("SELECT status, tx_hash, reason, answer, claimed_at FROM app.x402_payment WHERE id = $1", [id])) as Record<
-          string,
-          unknown
-        >[]
-      )[0];
-    /** Claims a payment in the dying process, settles it through the facilitator, and dies before recording it. */
-    const claimedAndSettled = async () => {
-      const signed = await signedPayment(requirements, payer.privateKey);
-      const admitted = await dying.admit(route, resource, signed.header);
-      if (!admitted.ok || admitted.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(admitted)}`);
-      const broadcast = await dying.facilitator.settle(signed.payload, requirements);
-      expect(broadcast.success).toBe(true);
-      return { header: signed.header, payment: admitted.value.payment, transaction: broadcast.transaction };
-    };
-    const sinceBlock = await testClient(manifest).getBlockNumber();
-    const before = await balances();
-    const price = BigInt(requirements.amount);
-
-    const first = await claimedAndSettled();
-    const live = await send(url, { "payment-signature": first.header });
-    expect(live.status).toBe(402);
-    expect(await live.json()).toMatchObject({ error: "PAYMENT_INVALID", reason: "payment_in_progress" });
-    // Taken over, but its work fails: the payment was taken, so the answer says retry it, never pay again.
-    const unserved = await send(url, { "payment-signature": first.header }, revivedNoChain);
-    expect(unserved.status).toBe(409);
-    expect(await unserved.json()).toMatchObject({ error: "PAYMENT_PENDING", reason: "payment_taken_answer_failed" });
-    expect(await rowOf(first.payment.id)).toMatchObject({ status: "CLAIMED", tx_hash: first.transaction });
-    const served = await send(url, { "payment-signature": first.header }, revivedApp);
-    expect(served.status).toBe(200);
-    const body = await served.text();
-    expect(body).toContain("capabilityScore");
-    expect(decodePaymentResponseHeader(served.headers.get("payment-response") as string)).toMatchObject({
-      success: true,
-      transaction: first.transaction,
+  test("a payment already taken whose answer fails (a recovered claim): 409 PAYMENT_PENDING, retry the same payment", async () => {
+    const p = await payment();
+    // The claim of a process that died after its transfer, recovered by this retry.
+    const claimed = await x402.admit(routes.audit, { url, path }, p.header);
+    if (!claimed.ok || claimed.value.kind !== "PAY") throw new Error("not admitted");
+    await x402.release({ ...claimed.value.payment, settledTx: txHashOf("taken") });
+    const stale = serviceWith({
+      resolvePending: async () => ({ status: "SETTLED", txHash: txHashOf("taken") }),
+      signer: null,
     });
-    // The header was public on the chain before its answer: a retry of it is served the kept answer.
-    const replay = await send(url, { "payment-signature": first.header }, revivedApp);
-    expect(replay.status).toBe(200);
-    expect(await replay.text()).toBe(body);
-    expect(await rowOf(first.payment.id)).toMatchObject({ status: "SETTLED", tx_hash: first.transaction, reason: "recovered_claim" });
-
-    // A slow (not dead) process writes after a retry took its claim over: the claim time fences it out.
-    const second = await claimedAndSettled();
-    const takenOver = await revived.admit(route, resource, second.header);
-    if (!takenOver.ok || takenOver.value.kind !== "PAY") throw new Error(`not taken over: ${JSON.stringify(takenOver)}`);
-    expect(takenOver.value.payment.settledTx).toBe(second.transaction);
-    expect(await dying.release(second.payment)).toBeNull();
-    await dying.settle(second.payment, { status: 200, contentType: "application/json", body: "{}", headers: {} });
-    expect(await rowOf(second.payment.id)).toMatchObject({ status: "CLAIMED", claimed_at: later, tx_hash: second.transaction });
-    const answer = { status: 200, contentType: "application/json", body: '{"served":"by the retry"}', headers: {} };
-    expect((await revived.settle(takenOver.value.payment, answer)).refusal).toBeNull();
-    expect(await rowOf(second.payment.id)).toMatchObject({ status: "SETTLED", answer: JSON.stringify(answer) });
-    expect(revivedSettlements).toBe(0);
-    expect(await usdcTransfersFrom(manifest, payer.address, sinceBlock)).toHaveLength(2);
-    expect(await balances()).toEqual([(before[0] as bigint) - 2n * price, (before[1] as bigint) + 2n * price]);
-
-    // Claimed, never broadcast, and retried once the chain's time has passed its validity.
-    const validBefore = BigInt(Math.floor(Date.now() / 1000) + 8);
-    const unused = await signedPayment(requirements, payer.privateKey, { validBefore });
-    const claimed = await dying.admit(route, resource, unused.header);
-    if (!claimed.ok || claimed.value.kind !== "PAY") throw new Error(`not admitted: ${JSON.stringify(claimed)}`);
-    const stillValid = await send(url, { "payment-signature": unused.header }, revivedApp);
-    expect(stillValid.status).toBe(409);
-    expect(await stillValid.json()).toMatchObject({ error: "PAYMENT_PENDING" });
-    await new Promise((wake) => setTimeout(wake, Number(validBefore) * 1000 - Date.now() + 1000));
-    await testClient(manifest).mine({ blocks: 1 });
-    const failed = await send(url, { "payment-signature": unused.header }, revivedApp);
-    expect(failed.status).toBe(402);
-    expect(await failed.json()).toMatchObject({ error: "PAYMENT_SETTLEMENT_FAILED", reason: "authorization_expired_unused" });
-    expect(await rowOf(claimed.value.payment.id)).toMatchObject({ status: "FAILED", reason: "authorization_expired_unused", answer: null });
-    expect(await balances()).toEqual([(before[0] as bigint) - 2n * price, (before[1] as bigint) + 2n * price]);
-  });
-
-  test("behavior: an answer is released only once the chain shows the settlement at evidence grade", async () => {
-    const proxy = await startRpcProxy(manifest.rpcUrl, "inflate-transfer:1");
-    try {
-      const confirmSettlement = evidenceGradeSettlement({
-        providers: [devnetProvider(proxy.url, "proxy")],
-        chainId: 8453,
-        token: baseUsdc,
-        intervalMs: 100,
-      });
-      const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo, confirmSettlement });
-      const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-      const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
-      // A contradicted settlement failed; an unconfirmed one is pending: retry it, never pay it again.
-      for (const [mode, reason, status, httpStatus, error] of [
-        ["inflate-transfer:1", "settlement_not_on_chain", "FAILED", 402, "PAYMENT_SETTLEMENT_FAILED"],
-        ["down", "settlement_unconfirmed", "PENDING", 409, "PAYMENT_PENDING"],
-      ] as const) {
-        await proxy.setMode(mode);
-        const { header } = await signedPayment(requirements, payer.privateKey);
-        const res = await send(paid[0]?.url as string, { "payment-signature": header }, watched);
-        expect(res.status, mode).toBe(httpStatus);
-        const text = await res.text();
-        expect(JSON.parse(text), mode).toMatchObject({ error, reason });
-        expect(text, mode).not.toContain("capabilityScore");
-        const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") as string);
-        expect(receipt, mode).toMatchObject({ success: false, errorReason: reason, network: baseNetwork });
-        // The facilitator did broadcast: the record keeps the transaction for whoever resolves it.
-        expect(
-          (await rows()).find((r) => r.tx_hash === receipt.transaction),
-          mode,
-        ).toMatchObject({ status, reason });
-      }
-    } finally {
-      await proxy.stop();
-    }
+    x402 = stale;
+    handler = () => Response.json({ error: "DATA_SOURCE_UNAVAILABLE" }, { status: 503 });
+    const res = await send({ "payment-signature": p.header });
+    expect(res.status).toBe(409);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toMatchObject({ error: "PAYMENT_PENDING", reason: "payment_taken_answer_failed" });
   });
 });

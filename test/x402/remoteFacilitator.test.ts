@@ -1,84 +1,152 @@
-import { decodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentRequirements } from "@x402/core/types";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { Address, Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createApp } from "../../api/app";
-import { StatusReport } from "../../api/health/StatusReport";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createRemoteFacilitator } from "../../api/x402/createRemoteFacilitator";
-import type { X402Facilitator } from "../../api/x402/X402Facilitator";
-import { baseNetwork } from "../../base/baseChain";
-import { type Backend, openBackend } from "../access/support";
-import { testAccessDeps } from "../support/access";
-import { testAppDeps } from "../support/app";
-import { testManifest } from "../support/devnet";
-import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitatorServer";
-import { payingFetch } from "../support/payingFetch";
+import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
+import { baseNetwork, baseUsdc } from "../../base/baseChain";
+import { facilitatorAnswers, txHashOf } from "../support/recordedFacilitator";
 import { signedPayment } from "../support/signedPayment";
-import { usdcBalance } from "../support/usdc";
-import { testFacilitator, testX402Service } from "../support/x402";
-import { challengeOf, fundedKey } from "./support";
 
-/** This file's payer: users[5] (no other file sends from it); its payout address and gas key are its own. */
-const manifest = testManifest();
-const payer = manifest.accounts.users[5] as { address: Address; privateKey: Hex };
-const payTo = privateKeyToAccount(generatePrivateKey()).address;
-const url = `http://127.0.0.1:42069/v1/audit/${manifest.contracts.diamond}`;
+// Anvil's well-known development key: the payer; the payee is anvil's sixth account.
+const payerKey: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+const payer = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" as Address;
+const ours: PaymentRequirements = {
+  scheme: "exact",
+  network: baseNetwork,
+  amount: "20000",
+  asset: baseUsdc,
+  payTo: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+  maxTimeoutSeconds: 300,
+  extra: { name: "USD Coin", version: "2" },
+};
 
-describe("a remote facilitator (X402_FACILITATOR_URL) behind the same interface", () => {
-  let backend: Backend;
-  let remote: FacilitatorServer;
-  let app: ReturnType<typeof createApp>;
+/** An answer of the remote facilitator: an HTTP status and its body (JSON unless a string), or none at all (it hangs). */
+type Reply = { status: number; body: unknown } | "HANG";
 
-  beforeAll(async () => {
-    backend = await openBackend("pglite");
-    remote = await startFacilitatorServer(testFacilitator(manifest, await fundedKey(manifest)));
-    app = appOver(createRemoteFacilitator({ url: remote.url, network: baseNetwork }));
-  }, 60_000);
-  afterAll(async () => {
-    await remote.stop();
-    await backend.close();
+/**
+ * A facilitator served over HTTP on a loopback port as x402 facilitators serve (`GET /supported`,
+ * `POST /verify`, `POST /settle`), answering what a test sets; each request's path and body is kept.
+ */
+let server: Server;
+let url = "";
+const replies = new Map<string, Reply>();
+const received: { path: string; body: unknown }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => {
+      text += chunk;
+    });
+    req.on("end", () => {
+      const path = req.url ?? "";
+      received.push({ path, body: text ? JSON.parse(text) : null });
+      const reply = replies.get(path) ?? { status: 404, body: "Not Found" };
+      if (reply === "HANG") return;
+      const json = typeof reply.body !== "string";
+      res.writeHead(reply.status, { "content-type": json ? "application/json" : "text/plain" });
+      res.end(json ? JSON.stringify(reply.body) : reply.body);
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((closed) => server.close(closed));
+});
+beforeEach(() => {
+  replies.clear();
+  replies.set("/supported", { status: 200, body: facilitatorAnswers.supported() });
+  received.length = 0;
+});
+
+/** Timeouts a loopback answer meets on a loaded machine; `hanging` ones end a test of a facilitator that never answers. */
+const answering = { timeoutMs: 20_000, probeTimeoutMs: 20_000 };
+const hanging = { timeoutMs: 1_000, probeTimeoutMs: 200 };
+const remote = (timeouts = answering) => createRemoteFacilitator({ url, network: baseNetwork, ...timeouts });
+/** A closed port: nothing answers there. */
+const nowhere = () => createRemoteFacilitator({ url: "http://127.0.0.1:1", network: baseNetwork });
+const paid = async () => (await signedPayment(ours, payerKey)).payload as PaymentPayload;
+const unavailable = (operation: string) => new FacilitatorUnavailableError(`the remote facilitator's ${operation} failed`);
+
+describe("createRemoteFacilitator", () => {
+  test("what it supports is its /supported answer; once it cannot be reached, FacilitatorUnavailableError", async () => {
+    expect(remote().kind).toBe("REMOTE");
+    expect(await remote().getSupported()).toEqual(facilitatorAnswers.supported());
+    replies.set("/supported", { status: 500, body: "Internal Server Error" });
+    await expect(remote().getSupported()).rejects.toEqual(unavailable("supported"));
+    await expect(nowhere().getSupported()).rejects.toBeInstanceOf(FacilitatorUnavailableError);
   });
 
-  /** The app with per-call payment through `facilitator`, over this file's store. */
-  const appOver = (facilitator: X402Facilitator) =>
-    createApp(
-      testAppDeps(manifest, backend.indexDb, {
-        access: testAccessDeps(manifest, backend.indexDb, { store: backend.store }),
-        x402: testX402Service(manifest, backend.store, { facilitator, payTo }),
-      }),
-    );
-  const status = async (on = app) => StatusReport.parse(await (await on.request("/v1/status")).json()).paymentSettlement;
+  test("verify: its answer posted with x402's body; a 4xx carrying a verify answer is a refusal; anything else is unavailable", async () => {
+    const payload = await paid();
+    replies.set("/verify", { status: 200, body: facilitatorAnswers.valid(payer) });
+    expect(await remote().verify(payload, ours)).toEqual({ isValid: true, payer });
+    expect(received.at(-1)).toEqual({
+      path: "/verify",
+      body: { x402Version: 2, paymentPayload: JSON.parse(JSON.stringify(payload)), paymentRequirements: ours },
+    });
+    replies.set("/verify", { status: 400, body: facilitatorAnswers.invalid("invalid_exact_evm_signature", payer) });
+    expect(await remote().verify(payload, ours)).toEqual({ isValid: false, invalidReason: "invalid_exact_evm_signature", payer });
+    for (const reply of [
+      { status: 500, body: "Internal Server Error" },
+      { status: 400, body: { error: "bad request" } },
+    ]) {
+      replies.set("/verify", reply);
+      await expect(remote().verify(payload, ours)).rejects.toEqual(unavailable("verify"));
+    }
+    await expect(nowhere().verify(payload, ours)).rejects.toEqual(unavailable("verify"));
+  });
 
-  test("default: the official client pays through it: 200, the price moves once, the receipt names the transfer", async () => {
-    expect(await status()).toMatchObject({ x402: "AVAILABLE", x402Facilitator: "REMOTE", x402Reason: null });
-    const before = await Promise.all([usdcBalance(manifest, payer.address), usdcBalance(manifest, payTo)]);
-    const res = await payingFetch(app, payer.privateKey)(url);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(decodePaymentResponseHeader(res.headers.get("payment-response") as string)).toMatchObject({
-      success: true,
+  test("settle: its answer; a 4xx carrying a settle answer is a failed settlement on our network; anything else is unavailable", async () => {
+    const payload = await paid();
+    const tx = txHashOf("remote settlement");
+    replies.set("/settle", { status: 200, body: facilitatorAnswers.settled(tx, payer) });
+    expect(await remote().settle(payload, ours)).toEqual({ success: true, transaction: tx, network: baseNetwork, payer });
+    expect(received.at(-1)?.path).toBe("/settle");
+    replies.set("/settle", { status: 400, body: { ...facilitatorAnswers.pending(tx, payer), network: "eip155:84532" } });
+    expect(await remote().settle(payload, ours)).toEqual({
+      success: false,
+      errorReason: "settlement_pending",
+      transaction: tx,
       network: baseNetwork,
     });
-    const after = await Promise.all([usdcBalance(manifest, payer.address), usdcBalance(manifest, payTo)]);
-    expect([before[0] - after[0], after[1] - before[1]]).toEqual([20_000n, 20_000n]);
+    replies.set("/settle", { status: 402, body: { success: false, errorReason: "invalid_exact_evm_transaction_failed" } });
+    expect(await remote().settle(payload, ours)).toEqual({
+      success: false,
+      errorReason: "invalid_exact_evm_transaction_failed",
+      transaction: "",
+      network: baseNetwork,
+    });
+    replies.set("/settle", { status: 502, body: "Bad Gateway" });
+    await expect(remote().settle(payload, ours)).rejects.toEqual(unavailable("settle"));
+    replies.set("/settle", "HANG");
+    await expect(remote(hanging).settle(payload, ours)).rejects.toEqual(unavailable("settle"));
   });
 
-  test("error: once it cannot be reached, a payment is 503 PAYMENT_FACILITATOR_UNAVAILABLE, nothing moves, the status says why", async () => {
-    const requirements = (await challengeOf(app, url)).accepts[0] as PaymentRequirements;
-    const { header } = await signedPayment(requirements, payer.privateKey);
-    await remote.stop();
-    const before = await usdcBalance(manifest, payer.address);
-    const res = await app.request(url, { headers: { "payment-signature": header } });
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: "PAYMENT_FACILITATOR_UNAVAILABLE", retryable: true });
-    expect(await usdcBalance(manifest, payer.address)).toBe(before);
-    // The payment was neither claimed nor refused: it is still the payer's to use.
-    expect(await backend.sql("SELECT id FROM app.x402_payment WHERE status = 'CLAIMED'")).toEqual([]);
-    // A fresh probe (the app's own is reused for 10 s).
-    expect(await status(appOver(createRemoteFacilitator({ url: remote.url, network: baseNetwork })))).toMatchObject({
-      x402: "UNAVAILABLE",
-      x402Facilitator: "REMOTE",
-      x402Reason: "FACILITATOR_UNREACHABLE",
-    });
+  test("readiness: ready when it settles x402 v2 exact on our network; else why not; its answer is reused", async () => {
+    const ready = remote();
+    expect(await ready.readiness()).toEqual({ ready: true });
+    const kind = { x402Version: 2, scheme: "exact", network: baseNetwork };
+    for (const other of [
+      { ...kind, x402Version: 1 },
+      { ...kind, scheme: "upto" },
+      { ...kind, network: "eip155:84532" },
+    ]) {
+      replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [other] } });
+      expect(await remote().readiness(), JSON.stringify(other)).toEqual({ ready: false, reason: "FACILITATOR_DOES_NOT_SETTLE_BASE_USDC" });
+    }
+    // One kind it settles among others is enough.
+    replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [{ ...kind, x402Version: 1 }, kind] } });
+    expect(await remote().readiness()).toEqual({ ready: true });
+    // Reused: the first probe's answer stands.
+    replies.set("/supported", { status: 200, body: { ...facilitatorAnswers.supported(), kinds: [] } });
+    expect(await ready.readiness()).toEqual({ ready: true });
+    replies.set("/supported", "HANG");
+    expect(await remote(hanging).readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
+    expect(await nowhere().readiness()).toEqual({ ready: false, reason: "FACILITATOR_UNREACHABLE" });
   });
 });
