@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/support/longestFirst";
 
 export default defineConfig({
   test: {
@@ -12,5 +13,6 @@ export default defineConfig({
     // where most of a devnet file's time is spent waiting on blocks and child processes: two forks there
     // took the suite from 1,007 s to 608 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
