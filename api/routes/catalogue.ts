@@ -7,8 +7,9 @@ import { requestOrigin } from "../http/requestOrigin";
 import { buildPlans } from "../keys/buildPlans";
 import type { TierRates } from "../keys/toIssuedKey";
 import { openApiDocument } from "../openapi/openApiDocument";
-import type { PaidRoute, X402Service } from "../x402/createX402Service";
+import type { X402Service } from "../x402/createX402Service";
 import { discoveryListing } from "../x402/discovery/discoveryListing";
+import type { PaidRoute } from "../x402/PaidRoute";
 import type { MountRoute } from "./createRouteMounter";
 import { routeList, routes } from "./routeTable";
 

@@ -4,18 +4,16 @@ import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { limitIntentsPerClient } from "../access/limitIntentsPerClient";
-import { payable } from "../access/payable";
 import { publicLimit } from "../access/publicLimit";
 import { requireApiKey } from "../access/requireApiKey";
-import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
+import { requirePayment } from "../access/requirePayment";
 import { jsonBody } from "../http/jsonBody";
 import { type ParameterSchemas, validateParameters } from "../http/validateParameters";
 import { servedCounter } from "../stats/counterNames";
 import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
-import { payPerCall } from "../x402/payPerCall";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
 import { routes } from "./routeTable";
 
@@ -39,16 +37,12 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
     await awaitStore(access.storeReady);
     await next();
   };
-  const plansUrl = routes.plans.path;
-  const perCall = (route: RouteDefinition) =>
-    x402 && route.x402PriceUsd !== undefined
-      ? payPerCall({ service: x402, route: { ...route, x402PriceUsd: route.x402PriceUsd }, origins: access.origins, plansUrl })
-      : undefined;
+  const paid = requirePayment({ ...access, plansUrl: routes.plans.path, x402 });
   const policies = {
     public: (route) => [route.rateLimited === "MCP" ? limitMcpPerClient : limitPerClient],
     apiKey: () => [requireApiKey({ ...access, allowExpired: true })],
-    apiKeyOrX402: (route) => [payable({ ...access, plansUrl, perCall: perCall(route) })],
-    apiKeyOrGateway: () => [requireKeyOrGateway(access)],
+    apiKeyOrX402: (route) => [paid({ ...route, access: "apiKeyOrX402" })],
+    apiKeyOrGateway: (route) => [paid({ ...route, access: "apiKeyOrGateway" })],
     operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
   } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 

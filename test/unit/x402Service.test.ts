@@ -23,14 +23,10 @@ import {
   recordX402Settlement,
   type X402PaymentRow,
 } from "../../api/store/x402PaymentQueries";
+import type { Admission, AdmittedPayment } from "../../api/x402/AdmittedPayment";
 import type { ConfirmSettlement, ExpectedTransfer, SettlementConfirmation } from "../../api/x402/confirmSettlement";
-import {
-  type Admission,
-  type AdmittedPayment,
-  type CreateX402ServiceParameters,
-  createX402Service,
-  type PaidRoute,
-} from "../../api/x402/createX402Service";
+import { paidRequestHash, payerKey as payerKeyOf, paymentId } from "../../api/x402/createX402Admission";
+import { type CreateX402ServiceParameters, createX402Service } from "../../api/x402/createX402Service";
 import {
   bodySha256,
   createX402Signer,
@@ -40,9 +36,8 @@ import {
   type SignedPaidAnswer,
 } from "../../api/x402/createX402Signer";
 import { discoveryExamples } from "../../api/x402/discovery/discoveryExamples";
+import type { PaidRoute } from "../../api/x402/PaidRoute";
 import type { PaidAnswer } from "../../api/x402/paidAnswer";
-import { paidRequestHash } from "../../api/x402/paidRequestHash";
-import { payerKey as payerKeyOf, paymentId } from "../../api/x402/paymentId";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";

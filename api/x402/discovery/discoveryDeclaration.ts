@@ -1,6 +1,6 @@
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
-import type { PaidRoute } from "../createX402Service";
+import type { PaidRoute } from "../PaidRoute";
 import { discoveryExamples } from "./discoveryExamples";
 
 /** The route's path as x402's bazaar writes a template: `:address` for each `{address}`. */

@@ -1,5 +1,5 @@
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
-import type { PaidRoute } from "../createX402Service";
+import type { PaidRoute } from "../PaidRoute";
 import { discoveryExamples } from "./discoveryExamples";
 
 /** The MCP tool a payable route is served as: its name, what it does, and its input's JSON Schema. */
