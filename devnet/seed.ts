@@ -2,6 +2,7 @@ import { devnetAccount, devnetRoles } from "./accounts";
 import { createDevnetClient, type SeedContext } from "./client";
 import { compileFixtures } from "./compile";
 import type { Manifest } from "./manifest";
+import { seedBatchSettlement } from "./seed/batchSettlement";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedGasPriceOracle } from "./seed/gasPriceOracle";
 import { seedPools } from "./seed/pools";
@@ -26,6 +27,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const markets = await seedPools(ctx, tokens.tokens);
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
+  const batchSettlement = await seedBatchSettlement(ctx);
   // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
   const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
 
@@ -40,6 +42,13 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     dexes: markets.dexes,
     pools: markets.pools,
     v4Pools: v4.v4Pools,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts, gasPriceOracle },
+    contracts: {
+      ...tokens.contracts,
+      ...markets.contracts,
+      ...v4.contracts,
+      ...capabilities.contracts,
+      gasPriceOracle,
+      ...batchSettlement,
+    },
   };
 }
