@@ -10,7 +10,8 @@ import { readManifest } from "../devnet/manifest";
 /**
  * Captures the frozen samples of GET /v1/sample from a running devnet service (`npm start`): a free key
  * for a fresh wallet (a signature, no funds), then one real paid call per sample, each answer written
- * to samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL]`.
+ * to samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL] [NAME...]` (names: only those
+ * samples, e.g. the one whose route changed shape).
  */
 async function main() {
   const config = loadConfig();
@@ -49,7 +50,8 @@ async function main() {
     },
   };
   mkdirSync(frozenDirectory, { recursive: true });
-  for (const [name, call] of Object.entries(calls)) {
+  const only = process.argv.slice(3);
+  for (const [name, call] of Object.entries(calls).filter(([name]) => only.length === 0 || only.includes(name))) {
     const res = await call.send();
     const response = await res.json();
     if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(response)}`);
