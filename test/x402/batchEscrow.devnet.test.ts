@@ -6,6 +6,7 @@ import { BatchSettlementEvmScheme as BatchSettlementClient } from "@x402/evm/bat
 import { BatchSettlementEvmScheme as BatchSettlementFacilitator } from "@x402/evm/batch-settlement/facilitator";
 import {
   BatchSettlementEvmScheme as BatchSettlementServer,
+  type ChannelStorage,
   type ClaimResult,
   InMemoryChannelStorage,
 } from "@x402/evm/batch-settlement/server";
@@ -13,10 +14,12 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { type Address, erc20Abi, type Hex, hexToBytes, parseAbi, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createStoreChannelStorage } from "../../api/x402/createStoreChannelStorage";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { batchSettlementAddresses } from "../../devnet/seed/batchSettlement";
+import { type Backend, backendNames, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
 
 // The escrow's views and event that the test reads (the package keeps its ABI to itself).
@@ -126,78 +129,100 @@ const usdcOf = (address: Address) =>
     args: [address],
   });
 
-describe("x402 batch-settlement on the devnet escrow, through @x402/evm's client, server and facilitator", () => {
-  test("behavior: deposits, cumulative vouchers checked off-chain, one claim transaction for three channels, settlement to the receiver exact to the unit", async () => {
-    const chain = createDevnetClient(rpcUrl, shared.accounts.deployer.privateKey);
-    expect(await chain.getCode({ address: batchSettlementAddresses.x402BatchSettlement })).toMatch(/^0x[0-9a-f]{100,}/);
+/** The server scheme's channels: the package's in-memory storage, or the app store's (`createStoreChannelStorage`). */
+const storageNames = ["memory", ...backendNames] as const;
 
-    const receiver = privateKeyToAccount(generatePrivateKey()).address;
-    const facilitator = localFacilitator();
-    const storage = new InMemoryChannelStorage();
-    const serverScheme = new BatchSettlementServer(receiver, { storage });
-    const server = new x402ResourceServer(facilitator.client).register(baseNetwork, serverScheme);
-    const route = await paidRoute(server, receiver);
-
-    const payers = shared.accounts.users.slice(0, 3);
-    const before = await Promise.all(payers.map((p) => usdcOf(p.address)));
-    const escrowBefore = await usdcOf(batchSettlementAddresses.x402BatchSettlement);
-    for (const payer of payers) {
-      const pay = batchPayingFetch(route, payer.privateKey);
-      for (let call = 0; call < callsPerPayer; call++) {
-        const answer = await pay("http://service.test/price");
-        expect(answer.status, await answer.clone().text()).toBe(200);
+describe.each(storageNames)(
+  "x402 batch-settlement on the devnet escrow, through @x402/evm's client, server and facilitator, channels in %s",
+  (storageName) => {
+    let backend: Backend | undefined;
+    let storage: ChannelStorage;
+    beforeAll(async () => {
+      if (storageName === "memory") {
+        storage = new InMemoryChannelStorage();
+        return;
       }
-    }
-    // One deposit transaction per payer; every voucher after it was checked off-chain (no transaction).
-    expect(facilitator.transactions).toHaveLength(payers.length);
-    const deposit = price * BigInt(depositMultiplier);
-    const after = await Promise.all(payers.map((p) => usdcOf(p.address)));
-    expect(after.map((a, i) => (before[i] ?? 0n) - a)).toEqual(payers.map(() => deposit));
-    expect(await usdcOf(batchSettlementAddresses.x402BatchSettlement)).toBe(escrowBefore + deposit * BigInt(payers.length));
+      backend = await openBackend(storageName);
+      storage = createStoreChannelStorage(backend.store.db);
+    });
+    afterAll(() => backend?.close());
 
-    const manager = serverScheme.createChannelManager(facilitator.client, baseNetwork, baseUsdc);
-    const claimTransaction = onlyClaim(await manager.claim(), payers.length);
-    const claimReceipt = await chain.getTransactionReceipt({ hash: claimTransaction });
-    const claimed = parseEventLogs({ abi: escrowAbi, eventName: "Claimed", logs: claimReceipt.logs });
-    expect(claimed.map((e) => e.args.newTotalClaimed)).toEqual(payers.map(() => price * BigInt(callsPerPayer)));
-    for (const event of claimed) {
-      const [balance, totalClaimed] = await chain.readContract({
-        address: batchSettlementAddresses.x402BatchSettlement,
-        abi: escrowAbi,
-        functionName: "channels",
-        args: [event.args.channelId],
-      });
-      expect({ balance, totalClaimed }).toEqual({ balance: deposit, totalClaimed: price * BigInt(callsPerPayer) });
-    }
+    test("behavior: deposits, cumulative vouchers checked off-chain, one claim transaction for three channels, settlement to the receiver exact to the unit", async () => {
+      const chain = createDevnetClient(rpcUrl, shared.accounts.deployer.privateKey);
+      expect(await chain.getCode({ address: batchSettlementAddresses.x402BatchSettlement })).toMatch(/^0x[0-9a-f]{100,}/);
 
-    const settle = await manager.settle();
-    const settleReceipt = await chain.getTransactionReceipt({ hash: settle.transaction as Hex });
-    const earned = price * BigInt(callsPerPayer * payers.length);
-    expect(await usdcOf(receiver)).toBe(earned);
-    expect(await usdcOf(batchSettlementAddresses.x402BatchSettlement)).toBe(escrowBefore + deposit * BigInt(payers.length) - earned);
+      const receiver = privateKeyToAccount(generatePrivateKey()).address;
+      const facilitator = localFacilitator();
+      const serverScheme = new BatchSettlementServer(receiver, { storage });
+      const server = new x402ResourceServer(facilitator.client).register(baseNetwork, serverScheme);
+      const route = await paidRoute(server, receiver);
 
-    // A second round on one channel: one more call, then a claim of that one voucher alone.
-    const [first] = payers;
-    if (!first) throw new Error("the manifest lists no test user");
-    expect((await batchPayingFetch(route, first.privateKey)("http://service.test/price")).status).toBe(200);
-    const singleTransaction = onlyClaim(await manager.claim(), 1);
-    const [depositGas, claimGas, singleGas, settleGas] = await Promise.all([
-      executionGas(facilitator.transactions[0] as Hex),
-      executionGas(claimTransaction),
-      executionGas(singleTransaction),
-      executionGas(settle.transaction as Hex),
-    ]);
-    // Figures for docs/devnet.md (transaction gas less its intrinsic cost, as forge's snapshots count it).
-    console.info(
-      JSON.stringify({
-        depositGas,
-        claimGasThreeChannels: claimGas,
-        claimGasPerChannel: Math.round(claimGas / payers.length),
-        claimGasOneVoucher: singleGas,
-        settleGas,
-        claimTransactionGasUsed: Number(claimReceipt.gasUsed),
-        settleTransactionGasUsed: Number(settleReceipt.gasUsed),
-      }),
-    );
-  });
-});
+      const payers = shared.accounts.users.slice(0, 3);
+      const before = await Promise.all(payers.map((p) => usdcOf(p.address)));
+      const escrowBefore = await usdcOf(batchSettlementAddresses.x402BatchSettlement);
+      for (const payer of payers) {
+        const pay = batchPayingFetch(route, payer.privateKey);
+        for (let call = 0; call < callsPerPayer; call++) {
+          const answer = await pay("http://service.test/price");
+          expect(answer.status, await answer.clone().text()).toBe(200);
+        }
+      }
+      // One deposit transaction per payer; every voucher after it was checked off-chain (no transaction).
+      expect(facilitator.transactions).toHaveLength(payers.length);
+      const deposit = price * BigInt(depositMultiplier);
+      const after = await Promise.all(payers.map((p) => usdcOf(p.address)));
+      expect(after.map((a, i) => (before[i] ?? 0n) - a)).toEqual(payers.map(() => deposit));
+      expect(await usdcOf(batchSettlementAddresses.x402BatchSettlement)).toBe(escrowBefore + deposit * BigInt(payers.length));
+
+      const manager = serverScheme.createChannelManager(facilitator.client, baseNetwork, baseUsdc);
+      const claimTransaction = onlyClaim(await manager.claim(), payers.length);
+      const claimReceipt = await chain.getTransactionReceipt({ hash: claimTransaction });
+      const claimed = parseEventLogs({ abi: escrowAbi, eventName: "Claimed", logs: claimReceipt.logs });
+      expect(claimed.map((e) => e.args.newTotalClaimed)).toEqual(payers.map(() => price * BigInt(callsPerPayer)));
+      for (const event of claimed) {
+        const [balance, totalClaimed] = await chain.readContract({
+          address: batchSettlementAddresses.x402BatchSettlement,
+          abi: escrowAbi,
+          functionName: "channels",
+          args: [event.args.channelId],
+        });
+        expect({ balance, totalClaimed }).toEqual({ balance: deposit, totalClaimed: price * BigInt(callsPerPayer) });
+      }
+
+      // The storage's channels agree with the escrow: each charged and claimed exactly its calls.
+      expect((await storage.list()).map((c) => [c.chargedCumulativeAmount, c.totalClaimed])).toEqual(
+        payers.map(() => [(price * BigInt(callsPerPayer)).toString(), (price * BigInt(callsPerPayer)).toString()]),
+      );
+
+      const settle = await manager.settle();
+      const settleReceipt = await chain.getTransactionReceipt({ hash: settle.transaction as Hex });
+      const earned = price * BigInt(callsPerPayer * payers.length);
+      expect(await usdcOf(receiver)).toBe(earned);
+      expect(await usdcOf(batchSettlementAddresses.x402BatchSettlement)).toBe(escrowBefore + deposit * BigInt(payers.length) - earned);
+
+      // A second round on one channel: one more call, then a claim of that one voucher alone.
+      const [first] = payers;
+      if (!first) throw new Error("the manifest lists no test user");
+      expect((await batchPayingFetch(route, first.privateKey)("http://service.test/price")).status).toBe(200);
+      const singleTransaction = onlyClaim(await manager.claim(), 1);
+      const [depositGas, claimGas, singleGas, settleGas] = await Promise.all([
+        executionGas(facilitator.transactions[0] as Hex),
+        executionGas(claimTransaction),
+        executionGas(singleTransaction),
+        executionGas(settle.transaction as Hex),
+      ]);
+      // Figures for docs/devnet.md (transaction gas less its intrinsic cost, as forge's snapshots count it).
+      console.info(
+        JSON.stringify({
+          depositGas,
+          claimGasThreeChannels: claimGas,
+          claimGasPerChannel: Math.round(claimGas / payers.length),
+          claimGasOneVoucher: singleGas,
+          settleGas,
+          claimTransactionGasUsed: Number(claimReceipt.gasUsed),
+          settleTransactionGasUsed: Number(settleReceipt.gasUsed),
+        }),
+      );
+    });
+  },
+);
