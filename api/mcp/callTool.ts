@@ -4,7 +4,7 @@ import { Context, type MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { ApiError } from "../errors";
 import { handleError } from "../http/errorHandling";
-import type { McpTool } from "./mcpTools";
+import type { McpTool } from "./McpTool";
 
 /** Who calls a tool: the MCP request (its headers carry the credential or payment) and its HTTP connection's bindings (the client address). */
 export type ToolCaller = { request: Request; env: unknown };

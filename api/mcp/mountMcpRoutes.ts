@@ -6,10 +6,10 @@ import { readJsonBody } from "../http/jsonBody";
 import { requestOrigin } from "../http/requestOrigin";
 import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
 import { defaultMaxBodyBytes } from "../routes/defineRoute";
-import { routes } from "../routes/routeTable";
 import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
 import { createSseSessions } from "./createSseSessions";
-import type { McpTool } from "./mcpTools";
+import type { McpTool } from "./McpTool";
+import { mcp, mcpMessages, mcpRegistryEntry, mcpServerCard, mcpSse, mcpStream } from "./mcpRoutes";
 import { primeEventStream, readsPrimingEvent } from "./primeEventStream";
 import { registryEntry } from "./registryEntry";
 import { serverCard } from "./serverCard";
@@ -76,7 +76,7 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
   // The SDK's answer (answerHeaders adds CORS to it).
   const forward = (c: Context, res: Response) => c.newResponse(res.body, res);
 
-  mount(routes.mcp, async (c) => {
+  mount(mcp, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     if (!acceptsJsonOrSse(c.req.header("accept"))) {
       return rpcError(c, "MCP_NOT_ACCEPTABLE", -32000, "Accept must allow application/json or text/event-stream");
@@ -86,21 +86,21 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     const res = await handler.fetch(c.req.raw, { parsedBody: message, authInfo: connectionOf(c) });
     return forward(c, readsPrimingEvent(message, c.req.header("mcp-protocol-version")) ? primeEventStream(res) : res);
   });
-  mount(routes.mcpStream, async (c) => {
+  mount(mcpStream, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     return forward(c, await handler.fetch(c.req.raw));
   });
-  mount(routes.mcpSse, async (c) => {
+  mount(mcpSse, async (c) => {
     if (originRefused(c)) throw new ApiError("MCP_ORIGIN_REJECTED", refusedOrigin);
-    const session = sessions.open(routes.mcpMessages.path, clientBucket(c));
+    const session = sessions.open(mcpMessages.path, clientBucket(c));
     if (!session.ok) throw ApiError.of(session);
     return c.body(session.value.stream, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
   });
-  mount(routes.mcpMessages, async (c) => {
+  mount(mcpMessages, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     const session = sessions.get(c.req.valid("query").sessionId);
     if (!session)
-      return rpcError(c, "MCP_SESSION_NOT_FOUND", -32001, `no open SSE session has this sessionId; open GET ${routes.mcpSse.path} first`);
+      return rpcError(c, "MCP_SESSION_NOT_FOUND", -32001, `no open SSE session has this sessionId; open GET ${mcpSse.path} first`);
     const message = await readMessage(c);
     if (message instanceof Response) return message;
     let parsed: JSONRPCMessage;
@@ -113,9 +113,9 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     return c.json({ accepted: true as const }, 200);
   });
   const card = perOrigin((origin) => serverCard(tools, origin));
-  mount(routes.mcpServerCard, (c) => c.json(card(requestOrigin(c, origins)), 200));
+  mount(mcpServerCard, (c) => c.json(card(requestOrigin(c, origins)), 200));
   const entry = perOrigin((origin) => registryEntry(origin, origins));
-  mount(routes.mcpRegistryEntry, (c) => c.json(entry(requestOrigin(c, origins)), 200));
+  mount(mcpRegistryEntry, (c) => c.json(entry(requestOrigin(c, origins)), 200));
 }
 
 /** `build` of an origin, built once: a request names one of the service's (at most two) origins. */

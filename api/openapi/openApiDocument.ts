@@ -4,7 +4,6 @@ import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
 import { routeGroups } from "../routes/routeGroups";
-import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
 
 /** The security schemes the route table's access policies name. */
 const securitySchemes = {
@@ -31,7 +30,7 @@ const securitySchemes = {
  * (the route table's schemas), served from the public origin and the fallback host. Call it once every
  * route is mounted.
  */
-export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins) {
+export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins, x402DiscoveryUrl: string) {
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
@@ -53,5 +52,5 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOri
     },
   });
   // Agents and registries find the x402 discovery listing from the document.
-  return { ...document, "x-x402-discovery": discoveryListingUrl(origins.public) };
+  return { ...document, "x-x402-discovery": x402DiscoveryUrl };
 }
