@@ -2,6 +2,8 @@ import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@mod
 import type { Context } from "hono";
 import { defaultMcpLimits, type ServiceOrigins } from "../config";
 import { ApiError, type ErrorCode, errorCodes } from "../errors";
+import { buildAnswer } from "../http/answer";
+import { answerJson } from "../http/jsonAnswer";
 import { readJsonBody } from "../http/jsonBody";
 import { requestOrigin } from "../http/requestOrigin";
 import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
@@ -110,12 +112,12 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
       return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "the body is not a JSON-RPC message");
     }
     session.receive(parsed, { request: c.req.raw, authInfo: connectionOf(c) });
-    return c.json({ accepted: true as const }, 200);
+    return answerJson(c, { accepted: true as const });
   });
   const card = perOrigin((origin) => serverCard(tools, origin));
-  mount(mcpServerCard, (c) => c.json(card(requestOrigin(c, origins)), 200));
+  mount(mcpServerCard, (c) => answerJson(c, card(requestOrigin(c, origins)), { shared: true }));
   const entry = perOrigin((origin) => registryEntry(origin, origins));
-  mount(mcpRegistryEntry, (c) => c.json(entry(requestOrigin(c, origins)), 200));
+  mount(mcpRegistryEntry, (c) => answerJson(c, entry(requestOrigin(c, origins)), { shared: true }));
 }
 
 /** `build` of an origin, built once: a request names one of the service's (at most two) origins. */
@@ -145,9 +147,10 @@ async function readMessage(c: Context): Promise<object | Response> {
   return value;
 }
 
-/** A JSON-RPC error answer with `code`'s HTTP status; the service's code rides in `error.data.error`. */
+/** A JSON-RPC error answer with `code`'s HTTP status (a refusal: nothing is charged); the service's code rides in `error.data.error`. */
 function rpcError(c: Context, code: ErrorCode, rpcCode: number, message: string) {
-  return c.json({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { error: code } }, id: null }, errorCodes[code].status);
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { error: code } }, id: null });
+  return buildAnswer(c, body, errorCodes[code].status, { "content-type": "application/json" });
 }
 
 /** Whether an Accept header allows JSON or an event stream (no header allows anything). */

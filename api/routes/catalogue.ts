@@ -3,6 +3,7 @@ import { z } from "zod";
 import { baseUsdc } from "../../base/baseChain";
 import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
+import { answerJson } from "../http/jsonAnswer";
 import { requestOrigin } from "../http/requestOrigin";
 import { buildPlans } from "../keys/buildPlans";
 import { Plans } from "../keys/records";
@@ -86,17 +87,17 @@ export function mountCatalogueRoutes(
   deps: { payTo: `0x${string}` | null; origins: ServiceOrigins; x402: X402Service | null; rates: TierRates },
 ) {
   const catalogue = buildPlans({ payTo: deps.payTo, usdc: baseUsdc, routes, x402Accepted: deps.x402 !== null, rates: deps.rates });
-  mount(plans, (c) => c.json(catalogue));
+  mount(plans, (c) => answerJson(c, catalogue, { shared: true }));
   let payable: ReturnType<typeof paidRoutes> | undefined;
   mount(x402Discovery, async (c) => {
     payable ??= paidRoutes(routes);
-    return c.json(await discoveryListing(deps.x402, payable, requestOrigin(c, deps.origins)));
+    return answerJson(c, await discoveryListing(deps.x402, payable, requestOrigin(c, deps.origins)));
   });
   let document: ReturnType<typeof openApiDocument> | undefined;
   for (const route of [openApi, openApiRoot]) {
     mount(route, (c) => {
       document ??= openApiDocument(app, deps.origins, discoveryListingUrl(deps.origins.public));
-      return c.json(document);
+      return answerJson(c, document, { shared: true });
     });
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { ApiError } from "../errors";
 import { ProductCta, ProductEvent, ProductPage } from "../events/ProductEvent";
+import { answerJson } from "../http/jsonAnswer";
 import { documentedEnum } from "../http/params";
 import { requestOrigin } from "../http/requestOrigin";
 import { buildSamples, type CapturedRoute } from "../samples/buildSamples";
@@ -107,20 +108,18 @@ export function mountDiscoveryRoutes(mount: MountRoute, deps: DiscoveryDeps, acc
   mount(stats, async (c) => {
     const { days = defaultStatsDays, bucket } = c.req.valid("query");
     const view = await authorize(c, bucket !== undefined);
-    c.header("Cache-Control", "no-store");
-    return c.json(
-      view === "OPERATOR" ? await statsService.operatorView(days, bucket ?? "production") : await statsService.publicView(days),
-    );
+    const body = view === "OPERATOR" ? await statsService.operatorView(days, bucket ?? "production") : await statsService.publicView(days);
+    return answerJson(c, body, { headers: { "Cache-Control": "no-store" } });
   });
   mount(events, (c) => {
     deps.counters.add(eventCounter(c.req.valid("json")));
     return c.body(null, 202);
   });
   const captured = buildSamples(routes);
-  mount(samples, (c) => c.json(captured.index(requestOrigin(c, access.origins))));
+  mount(samples, (c) => answerJson(c, captured.index(requestOrigin(c, access.origins))));
   mount(sample, (c) => {
     const found = captured.sample(c.req.valid("query").name);
     if (!found.ok) throw ApiError.of(found);
-    return c.json(found.value);
+    return answerJson(c, found.value, { shared: true });
   });
 }

@@ -3,6 +3,7 @@ import type { AccessEnv } from "../access/AccessOptions";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { spendableNow } from "../access/createCreditService";
 import { ApiError } from "../errors";
+import { answerJson } from "../http/jsonAnswer";
 import { requestOrigin } from "../http/requestOrigin";
 import { IssuedKey, KeySelf, RecoveryIntent, RevokeResult } from "../keys/records";
 import { ClaimBody, RecoveryChallengeBody, RevokeBody } from "./accessRequests";
@@ -63,27 +64,25 @@ export const recoveryClaim = defineRoute({
 export function mountKeyRoutes(mount: MountRoute, deps: AccessDeps) {
   mount(keySelf, async (c) => {
     const self = await deps.keys.describe(principalKey(c));
-    c.header("X-Credits-Remaining", String(spendableNow(self.credits)));
-    c.header("Cache-Control", "no-store");
-    return c.json(self);
+    return answerJson(c, self, { headers: { "X-Credits-Remaining": String(spendableNow(self.credits)), "Cache-Control": "no-store" } });
   });
   mount(keyRevoke, async (c) => {
     if (c.req.valid("json").confirm !== true) {
       throw new ApiError("CONFIRMATION_REQUIRED", 'send {"confirm": true} to revoke this key permanently');
     }
-    return c.json(await deps.keys.revoke(principalKey(c)));
+    return answerJson(c, await deps.keys.revoke(principalKey(c)));
   });
   mount(recoveryChallenge, async (c) => {
     const { userWallet, txHash } = c.req.valid("json");
     const origin = requestOrigin(c, deps.origins);
     const result = await deps.recovery.challenge({ wallet: userWallet, txHash: txHash ?? null, origin });
     if (!result.ok) throw ApiError.of(result);
-    return c.json({ ...result.value, claimWith: recoveryClaim.name }, 202);
+    return answerJson(c, { ...result.value, claimWith: recoveryClaim.name }, { status: 202 });
   });
   mount(recoveryClaim, async (c) => {
     const result = await deps.recovery.claim(c.req.valid("json"));
     if (!result.ok) throw ApiError.of(result);
-    return c.json(result.value);
+    return answerJson(c, result.value);
   });
 }
 

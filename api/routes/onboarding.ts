@@ -1,6 +1,7 @@
 import { presentedKey } from "../access/authenticate";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { ApiError } from "../errors";
+import { answerJson } from "../http/jsonAnswer";
 import { requestOrigin } from "../http/requestOrigin";
 import { IntentEnvelope, IssuedKey, PurchaseIntent } from "../keys/records";
 import { ClaimBody, CryptoClaimBody, FreeChallengeBody, PurchaseBody } from "./accessRequests";
@@ -84,12 +85,12 @@ export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
   mount(freeChallenge, async (c) => {
     const result = await deps.freeKeys.challenge(c.req.valid("json").userWallet, requestOrigin(c, deps.origins));
     if (!result.ok) throw ApiError.of(result);
-    return c.json({ ...result.value, claimWith: freeClaim.name });
+    return answerJson(c, { ...result.value, claimWith: freeClaim.name });
   });
   mount(freeClaim, async (c) => {
     const result = await deps.freeKeys.claim(c.req.valid("json"));
     if (!result.ok) throw ApiError.of(result);
-    return c.json(result.value);
+    return answerJson(c, result.value);
   });
   mount(purchaseIntent, async (c) => {
     const { tier, userWallet, durationDays, renewExistingKey } = c.req.valid("json");
@@ -97,11 +98,11 @@ export function mountOnboardingRoutes(mount: MountRoute, deps: AccessDeps) {
     const origin = requestOrigin(c, deps.origins);
     const result = await deps.purchases.createIntent({ tier, userWallet, durationDays, origin, renew });
     if (!result.ok) throw ApiError.of(result);
-    return c.json({ ...result.value, claimWith: cryptoClaim.name });
+    return answerJson(c, { ...result.value, claimWith: cryptoClaim.name });
   });
   mount(cryptoClaim, async (c) => {
     const result = await deps.purchases.claim(c.req.valid("json"));
     if (!result.ok) throw ApiError.of(result);
-    return c.json(result.value);
+    return answerJson(c, result.value);
   });
 }

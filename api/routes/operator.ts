@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ApiError } from "../errors";
+import { answerJson } from "../http/jsonAnswer";
 import type { MountRoute } from "./createRouteMounter";
 import { defineRoute } from "./defineRoute";
 
@@ -38,7 +39,6 @@ export function mountOperatorRoutes(mount: MountRoute) {
     if (!gatewayHeaders.some((h) => c.req.header(h)?.trim())) {
       throw new ApiError("GATEWAY_HEADERS_REQUIRED", `send at least one of ${gatewayHeaders.join(", ")} (as the marketplace proxy does)`);
     }
-    c.header("Cache-Control", "no-store");
-    return c.json({ sha256: createHash("sha256").update(secret).digest("hex") });
+    return answerJson(c, { sha256: createHash("sha256").update(secret).digest("hex") }, { headers: { "Cache-Control": "no-store" } });
   });
 }

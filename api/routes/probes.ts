@@ -35,11 +35,11 @@ export const ready = defineRoute({
  * process is up, `GET /ready` 200 once the indexer's backfill is done, else 503 in the one error shape.
  */
 export function mountProbeRoutes(mount: MountRoute, deps: { indexDb: IndexDb }) {
-  mount(health, (c) => answerJson(c, { status: "UP" as const }, 200));
+  mount(health, (c) => answerJson(c, { status: "UP" as const }));
   mount(ready, async (c) => {
     const readiness = await readIndexReadiness(deps.indexDb);
     if (readiness === "BACKFILLING") throw new ApiError("NOT_READY", "the indexer's historical backfill is not complete");
     if (readiness === "UNAVAILABLE") throw new ApiError("INDEX_UNAVAILABLE", "the index store cannot be read");
-    return answerJson(c, { status: "READY" as const }, 200);
+    return answerJson(c, { status: "READY" as const });
   });
 }

@@ -122,11 +122,13 @@ export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigi
   };
   const send = (c: Context, f: StaticFile | undefined) => {
     if (!f) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
-    c.header("Content-Type", f.type);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Cache-Control", "public, max-age=300");
-    if (f.type.startsWith("text/html")) c.header("Content-Security-Policy", contentSecurityPolicy);
-    return c.body(f.body as Uint8Array<ArrayBuffer>, 200);
+    const headers: Record<string, string> = {
+      "Content-Type": f.type,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "public, max-age=300",
+      ...(f.type.startsWith("text/html") ? { "Content-Security-Policy": contentSecurityPolicy } : {}),
+    };
+    return c.body(f.body as Uint8Array<ArrayBuffer>, 200, headers);
   };
   mount(site, (c) => send(c, home));
   mount(docs, (c) => send(c, docsPage));

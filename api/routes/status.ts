@@ -5,6 +5,7 @@ import { type CheckStatusDeps, checkStatus } from "../health/checkStatus";
 import { readAvailability } from "../health/readAvailability";
 import { StatusReport } from "../health/StatusReport";
 import { shareHeadReads } from "../health/shareHeadReads";
+import { answerJson } from "../http/jsonAnswer";
 import { routeTool } from "../mcp/McpTool";
 import type { AppStore } from "../store/createAppStore";
 import { defineRoute } from "./defineRoute";
@@ -51,8 +52,8 @@ export const status = servedRoute(
       ({ checkStatus }) =>
       async (c) => {
         const report = await checkStatus();
-        c.header("Cache-Control", "no-store");
-        return c.json(report, report.status === "UNAVAILABLE" ? 503 : 200);
+        const headers = { "Cache-Control": "no-store" };
+        return report.status === "UNAVAILABLE" ? answerJson(c, report, { status: 503, headers }) : answerJson(c, report, { headers });
       },
     tool: routeTool({
       name: "svc_get_service_status",

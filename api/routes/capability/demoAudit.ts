@@ -62,10 +62,10 @@ function demoHandler({ capability: deps, clientBucket }: RouteDeps): RouteHandle
     const value = result.value;
     const headers = provenanceHeaders(value.observationBlock);
     if (allowlisted.has(address.toLowerCase())) {
-      return answerJson(c, { ...value, demo: { allowlisted: true, samples: deps.samples } }, 200, headers);
+      return answerJson(c, { ...value, demo: { allowlisted: true, samples: deps.samples } }, { headers });
     }
     // The preview names the allowlist too: a caller learns which addresses the demo answers in full without guessing.
     const upgrade = { paidRoute: audit.path.replace("{address}", address), x402PriceUsd: audit.x402PriceUsd, plans: plans.path };
-    return answerJson(c, { ...previewAudit(value, upgrade), demo: { allowlisted: false, samples: deps.samples } }, 200, headers);
+    return answerJson(c, { ...previewAudit(value, upgrade), demo: { allowlisted: false, samples: deps.samples } }, { headers });
   };
 }
