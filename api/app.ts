@@ -12,10 +12,6 @@ import { type McpOptions, mountMcpRoutes } from "./mcp/mountMcpRoutes";
 import { mountCatalogueRoutes } from "./routes/catalogue";
 import { createAccessChain, createRouteMounter, mountServedRoutes } from "./routes/createRouteMounter";
 import { type DiscoveryDeps, mountDiscoveryRoutes } from "./routes/discovery";
-import { mountKeyRoutes } from "./routes/keys";
-import { mountOnboardingRoutes } from "./routes/onboarding";
-import { mountOperatorRoutes } from "./routes/operator";
-import { mountProbeRoutes } from "./routes/probes";
 import type { CapabilityRouteDeps, MarketRouteDeps, RouteDeps } from "./routes/RouteDeps";
 import { routeList, servedRoutes } from "./routes/routeList";
 import { mountSiteRoutes } from "./routes/site";
@@ -76,13 +72,16 @@ export function createApp(deps: AppDeps) {
   const accessChain = createAccessChain(deps.access, deps.x402, deps.discovery.counters);
   const mount = createRouteMounter(app, accessChain);
   const checkStatus = createStatusCheck(deps.status, deps.discovery);
-  const routeDeps: RouteDeps = { capability: deps.capability, market: deps.market, checkStatus, clientBucket: deps.access.clientBucket };
-  mountProbeRoutes(mount, deps.status);
+  const routeDeps: RouteDeps = {
+    capability: deps.capability,
+    market: deps.market,
+    checkStatus,
+    access: deps.access,
+    clientBucket: deps.access.clientBucket,
+    indexDb: deps.status.indexDb,
+  };
   mountServedRoutes(mount, servedRoutes, routeDeps);
   mountDiscoveryRoutes(mount, deps.discovery, deps.access, routeList);
-  mountOnboardingRoutes(mount, deps.access);
-  mountKeyRoutes(mount, deps.access);
-  mountOperatorRoutes(mount);
   const { origins } = deps.access;
   mountMcpRoutes(mount, {
     tools: mcpTools(servedRoutes, routeDeps),

@@ -1,8 +1,10 @@
 import type { Context } from "hono";
+import type { AccessDeps } from "../access/createAccessDeps";
 import type { WorkBudget } from "../access/createWorkBudget";
 import type { AuditContractDeps } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
 import type { StatusReport } from "../health/StatusReport";
+import type { IndexDb } from "../index/indexDb";
 import type { ListWhaleSignalsDeps } from "../market/listWhaleSignals";
 import type { ObserveGasFeesDeps } from "../market/observeGasFees";
 
@@ -22,6 +24,10 @@ export type RouteDeps = {
   market: MarketRouteDeps;
   /** The live status with its recorded availability (`createStatusCheck`). */
   checkStatus: () => Promise<StatusReport>;
+  /** API keys, onboarding, purchases, recovery: the access middleware's options and the key routes' services. */
+  access: AccessDeps;
   /** The per-address bucket of a request (hashed client address): whose demo budget a call spends. */
   clientBucket: (c: Context) => string;
+  /** Ponder's tables, read for readiness. */
+  indexDb: IndexDb;
 };
