@@ -5,7 +5,7 @@ import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
 import { routeGroups } from "../routes/routeGroups";
 
-/** The security schemes the route table's access policies name. */
+/** The security schemes the routes' access policies name. */
 const securitySchemes = {
   apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
   bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
@@ -27,7 +27,7 @@ const securitySchemes = {
 
 /**
  * The OpenAPI 3.1.0 description of API version 2.2.0, generated from the routes mounted on `app`
- * (the route table's schemas), served from the public origin and the fallback host. Call it once every
+ * (the route list's schemas), served from the public origin and the fallback host. Call it once every
  * route is mounted.
  */
 export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins, x402DiscoveryUrl: string) {

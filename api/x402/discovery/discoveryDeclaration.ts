@@ -23,7 +23,7 @@ export function pathParamsSchema(route: Pick<PaidRoute, "request">): Record<stri
 }
 
 /**
- * The bazaar discovery declaration of a payable route, from the route table: no query or body input,
+ * The bazaar discovery declaration of a payable route, from its definition: no query or body input,
  * its path parameters' schema and an example of them, and its captured answer, abridged, as the output
  * example. The server's bazaar extension adds the method, the template and the actual parameters.
  */

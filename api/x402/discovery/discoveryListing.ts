@@ -13,7 +13,7 @@ export type DiscoveryListing = {
 };
 
 /**
- * Every payable route as a discovery resource, built from the route table and the same requirements
+ * Every payable route as a discovery resource, built from the route list and the same requirements
  * and declarations its 402 challenge carries: a facilitator's index cannot be relied on to list us.
  * Routes whose requirements cannot be built now (the facilitator is down) are left out.
  */
