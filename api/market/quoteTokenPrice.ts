@@ -46,7 +46,7 @@ export async function quoteTokenPrice(readMarket: ReadMarket, requested: string)
 /** Answers of one snapshot by symbol: computed once per indexed block and symbol. */
 const answersOf = oncePer((_: MarketSnapshot) => new Map<MarketSymbol, Result<Omit<TokenPriceResponse, "provenance">>>());
 
-/** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text, `sharedJson`). */
+/** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text made once: `answerJson` with `shared`). */
 const quotesOf = oncePer((_: MarketReading) => new Map<MarketSymbol, Result<TokenPriceResponse>>());
 
 function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<TokenPriceResponse, "provenance">> {

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { routes } from "../routes/routeTable";
-import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
+import { discoveryListingUrl, plans } from "../routes/catalogue";
 import { mcpToolDiscovery } from "../x402/discovery/mcpToolDiscovery";
 import { mcpServerInfo, mcpToolAnnotations } from "./createMcpServerFactory";
+import type { McpTool } from "./McpTool";
 import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
-import type { McpTool } from "./mcpTools";
 
 /**
  * The MCP server card of `origin` (GET /.well-known/mcp/server-card.json): what an agent or a registry
@@ -24,7 +23,7 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
         { name: "Authorization", value: "Bearer <API_KEY>" },
         { name: "PAYMENT-SIGNATURE", value: "<base64 x402 v2 PaymentPayload>" },
       ],
-      plans: `${origin}${routes.plans.path}`,
+      plans: `${origin}${plans.path}`,
       /** The payable routes as x402 discovery resources (bazaar), listed by us as facilitators would. */
       x402Discovery: discoveryListingUrl(origin),
     },

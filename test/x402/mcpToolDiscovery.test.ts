@@ -1,7 +1,7 @@
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import { describe, expect, test } from "vitest";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { mcpToolDiscovery } from "../../api/x402/discovery/mcpToolDiscovery";
 import { baseNetwork } from "../../base/baseChain";
 

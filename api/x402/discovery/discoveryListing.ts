@@ -1,14 +1,8 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import type { DiscoveryResource } from "@x402/extensions/bazaar";
-import { routes } from "../../routes/routeTable";
 import type { X402Service } from "../createX402Service";
 import type { PaidRoute } from "../PaidRoute";
 import { routeTemplate } from "./discoveryDeclaration";
-
-/** The discovery listing's URL at `origin` (the route table's `x402Discovery`): the link the OpenAPI document and the MCP server card carry. */
-export function discoveryListingUrl(origin: string): string {
-  return `${origin}${routes.x402Discovery.path}`;
-}
 
 /** The listing: x402 bazaar resources as a facilitator's `/discovery/resources` answers them, and the key that signs offers and receipts. */
 export type DiscoveryListing = {
@@ -19,7 +13,7 @@ export type DiscoveryListing = {
 };
 
 /**
- * Every payable route as a discovery resource, built from the route table and the same requirements
+ * Every payable route as a discovery resource, built from the route list and the same requirements
  * and declarations its 402 challenge carries: a facilitator's index cannot be relied on to list us.
  * Routes whose requirements cannot be built now (the facilitator is down) are left out.
  */
