@@ -1,8 +1,8 @@
 import { failure, type Result, success } from "../errors";
+import { oncePer } from "../memo/oncePer";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import { describePool, priceDigits, routeOf, usdDigits } from "./describePool";
 import { type MarketSymbol, marketSymbols, pricedSymbolOf, resolveMarketSymbol } from "./marketSymbols";
-import { oncePer } from "./oncePer";
 import type { TokenPrice } from "./priceTokens";
 import { compareRatio, formatRatio, type Ratio } from "./ratio";
 import type { MarketReading, ReadMarket } from "./readMarket";

@@ -1,8 +1,8 @@
 import { type Result, success } from "../errors";
+import { oncePer } from "../memo/oncePer";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import type { DexMetricsResponse } from "./DexMetricsResponse";
 import { priceDigits, usdDigits } from "./describePool";
-import { oncePer } from "./oncePer";
 import { addRatio, formatRatio, mulRatio, type Ratio } from "./ratio";
 import type { ReadMarket } from "./readMarket";
 
