@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { discoveryListingUrl, plans } from "../routes/catalogue";
-import { mcpToolDiscovery } from "../x402/discovery/mcpToolDiscovery";
+import { bazaarListingUrl, plans } from "../routes/catalogue";
+import { mcpToolBazaar } from "../x402/bazaar/mcpToolBazaar";
 import { mcpServerInfo, mcpToolAnnotations } from "./createMcpServerFactory";
 import type { McpTool } from "./McpTool";
 import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
@@ -25,7 +25,7 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
       ],
       plans: `${origin}${plans.path}`,
       /** The payable routes as x402 discovery resources (bazaar), listed by us as facilitators would. */
-      x402Discovery: discoveryListingUrl(origin),
+      x402Discovery: bazaarListingUrl(origin),
     },
     tools: tools.map((tool) => {
       const inputSchema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
@@ -39,7 +39,7 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
           ? {
               price: { credits: tool.route.credits, x402Usd: tool.route.x402PriceUsd },
               // x402's tool form of the bazaar declaration: registries list the tool as they list its route.
-              x402Discovery: mcpToolDiscovery(tool.route, { name: tool.name, description: tool.description, inputSchema }),
+              x402Discovery: mcpToolBazaar(tool.route, { name: tool.name, description: tool.description, inputSchema }),
             }
           : {}),
       };

@@ -9,9 +9,9 @@ import { buildPlans } from "../keys/buildPlans";
 import { Plans } from "../keys/records";
 import type { TierRates } from "../keys/toIssuedKey";
 import { openApiDocument } from "../openapi/openApiDocument";
+import { BazaarListingSchema } from "../x402/bazaar/BazaarListingSchema";
+import { bazaarListing } from "../x402/bazaar/bazaarListing";
 import type { X402Service } from "../x402/createX402Service";
-import { DiscoveryListingSchema } from "../x402/discovery/DiscoveryListingSchema";
-import { discoveryListing } from "../x402/discovery/discoveryListing";
 import type { PaidRoute } from "../x402/PaidRoute";
 import type { MountRoute } from "./createRouteMounter";
 import { defineRoute, type RouteDefinition } from "./defineRoute";
@@ -47,7 +47,7 @@ export const x402Discovery = defineRoute({
   description:
     "The same requirements and extension declarations every 402 challenge carries, listed as a facilitator's discovery index lists resources, with the address and key id that sign offers and receipts.",
   access: "public",
-  responses: { 200: { description: "DiscoveryListing", schema: DiscoveryListingSchema } },
+  responses: { 200: { description: "BazaarListing", schema: BazaarListingSchema } },
   errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
 });
 
@@ -62,7 +62,7 @@ export const plans = defineRoute({
 });
 
 /** The discovery listing's URL at `origin`: the link the OpenAPI document and the MCP server card carry. */
-export function discoveryListingUrl(origin: string): string {
+export function bazaarListingUrl(origin: string): string {
   return `${origin}${x402Discovery.path}`;
 }
 
@@ -91,12 +91,12 @@ export function mountCatalogueRoutes(
   let payable: ReturnType<typeof paidRoutes> | undefined;
   mount(x402Discovery, async (c) => {
     payable ??= paidRoutes(routes);
-    return answerJson(c, await discoveryListing(deps.x402, payable, requestOrigin(c, deps.origins)));
+    return answerJson(c, await bazaarListing(deps.x402, payable, requestOrigin(c, deps.origins)));
   });
   let document: ReturnType<typeof openApiDocument> | undefined;
   for (const route of [openApi, openApiRoot]) {
     mount(route, (c) => {
-      document ??= openApiDocument(app, deps.origins, discoveryListingUrl(deps.origins.public));
+      document ??= openApiDocument(app, deps.origins, bazaarListingUrl(deps.origins.public));
       return answerJson(c, document, { shared: true });
     });
   }

@@ -3,7 +3,7 @@ import type { AccessEnv } from "../access/AccessOptions";
 import type { RouteTool } from "../mcp/McpTool";
 import { readFrozenCapture } from "../samples/sampleCatalogue";
 import type { CaptureName } from "../samples/sampleNames";
-import { type DiscoveryExample, discoveryExample } from "../x402/discovery/discoveryExample";
+import { type BazaarExample, bazaarExample } from "../x402/bazaar/bazaarExample";
 import type { AccessPolicy, RouteDefinition } from "./defineRoute";
 import type { RouteDeps } from "./RouteDeps";
 
@@ -32,7 +32,7 @@ export type PayableRoute = ServedRoute & {
   x402PriceUsd: number;
   tool: RouteTool | null;
   capture: CaptureName;
-  example: DiscoveryExample;
+  example: BazaarExample;
 };
 
 /** A route that is not payable, with its handler (and its tool and capture where it has them). */
@@ -51,5 +51,5 @@ export function payableRoute<R extends RouteDefinition & { access: "apiKeyOrX402
   route: R,
   parts: Required<ServedParts<R>>,
 ): R & Required<ServedParts<R>> & PayableRoute {
-  return { ...route, ...parts, example: discoveryExample(route, readFrozenCapture(parts.capture)) };
+  return { ...route, ...parts, example: bazaarExample(route, readFrozenCapture(parts.capture)) };
 }

@@ -6,7 +6,7 @@ import { errorCodes } from "../../api/errors";
 import { routeList, routes } from "../../api/routes/routeList";
 import { type PayableRoute, payableRoute } from "../../api/routes/servedRoute";
 import { readFrozenCapture } from "../../api/samples/sampleCatalogue";
-import { discoveryExample, exampleOf } from "../../api/x402/discovery/discoveryExample";
+import { bazaarExample, exampleOf } from "../../api/x402/bazaar/bazaarExample";
 
 const apiDir = resolve(import.meta.dirname, "..", "..", "api");
 const sources = (dir: string): string[] =>
@@ -81,7 +81,7 @@ describe("a payable route's module", () => {
       else expect(served.tool?.name, route.name).toMatch(/^svc_/);
       expect(served.capture, route.name).toBeTypeOf("string");
       const capture = readFrozenCapture(served.capture as NonNullable<typeof served.capture>);
-      expect(exampleOf(route), route.name).toEqual(discoveryExample(route, capture));
+      expect(exampleOf(route), route.name).toEqual(bazaarExample(route, capture));
       const parsed = route.responses[200]?.schema?.safeParse(capture.response);
       expect(parsed?.success, `${route.name}: ${JSON.stringify(parsed?.error?.issues.slice(0, 3))}`).toBe(true);
     }
@@ -98,7 +98,7 @@ describe("a payable route's module", () => {
   });
 
   test("error: a capture of another route's call is refused (the start stops)", () => {
-    expect(() => discoveryExample(routes.audit, readFrozenCapture("gas-fees"))).toThrow(/not a call of GET \/v1\/audit/);
+    expect(() => bazaarExample(routes.audit, readFrozenCapture("gas-fees"))).toThrow(/not a call of GET \/v1\/audit/);
   });
 
   test("default: the example is the captured call's parameters and its answer with every list cut to one entry", () => {

@@ -24,6 +24,7 @@ import {
   type X402PaymentRow,
 } from "../../api/store/x402PaymentQueries";
 import type { Admission, AdmittedPayment } from "../../api/x402/AdmittedPayment";
+import { exampleOf } from "../../api/x402/bazaar/bazaarExample";
 import type { ConfirmSettlement, ExpectedTransfer, SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import { paidRequestHash, payerKey as payerKeyOf, paymentId } from "../../api/x402/createX402Admission";
 import { type CreateX402ServiceParameters, createX402Service } from "../../api/x402/createX402Service";
@@ -35,7 +36,6 @@ import {
   paidAnswerTypes,
   type SignedPaidAnswer,
 } from "../../api/x402/createX402Signer";
-import { exampleOf } from "../../api/x402/discovery/discoveryExample";
 import type { PaidRoute } from "../../api/x402/PaidRoute";
 import type { PaidAnswer } from "../../api/x402/paidAnswer";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";

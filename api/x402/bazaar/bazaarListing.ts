@@ -2,10 +2,10 @@ import type { PaymentRequirements } from "@x402/core/types";
 import type { DiscoveryResource } from "@x402/extensions/bazaar";
 import type { X402Service } from "../createX402Service";
 import type { PaidRoute } from "../PaidRoute";
-import { routeTemplate } from "./discoveryDeclaration";
+import { routeTemplate } from "./bazaarDeclaration";
 
 /** The listing: x402 bazaar resources as a facilitator's `/discovery/resources` answers them, and the key that signs offers and receipts. */
-export type DiscoveryListing = {
+export type BazaarListing = {
   x402Version: 2;
   items: (DiscoveryResource & { method: string; routeTemplate: string; outputSchema?: unknown })[];
   pagination: { limit: number; offset: number; total: number };
@@ -17,13 +17,13 @@ export type DiscoveryListing = {
  * and declarations its 402 challenge carries: a facilitator's index cannot be relied on to list us.
  * Routes whose requirements cannot be built now (the facilitator is down) are left out.
  */
-export async function discoveryListing(
+export async function bazaarListing(
   x402: Pick<X402Service, "offerOf" | "signer"> | null,
   routes: readonly (PaidRoute & { outputSchema?: unknown })[],
   origin: string,
   now: () => Date = () => new Date(),
-): Promise<DiscoveryListing> {
-  const items: DiscoveryListing["items"] = [];
+): Promise<BazaarListing> {
+  const items: BazaarListing["items"] = [];
   for (const route of x402 ? routes : []) {
     const offer = await x402?.offerOf(route);
     if (!offer?.ok) continue;

@@ -1,7 +1,7 @@
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
 import type { PaidRoute } from "../PaidRoute";
-import { exampleOf } from "./discoveryExample";
+import { exampleOf } from "./bazaarExample";
 
 /** The route's path as x402's bazaar writes a template: `:address` for each `{address}`. */
 export function routeTemplate(route: Pick<PaidRoute, "path">): string {
@@ -27,7 +27,7 @@ export function pathParamsSchema(route: Pick<PaidRoute, "request">): Record<stri
  * its path parameters' schema and an example of them, and its captured answer, abridged, as the output
  * example. The server's bazaar extension adds the method, the template and the actual parameters.
  */
-export function discoveryDeclaration(route: PaidRoute): Record<string, unknown> {
+export function bazaarDeclaration(route: PaidRoute): Record<string, unknown> {
   const example = exampleOf(route);
   const schema = pathParamsSchema(route);
   return declareDiscoveryExtension({

@@ -1,7 +1,7 @@
 import type { FrozenCapture } from "../../samples/sampleCatalogue";
 
 /** What x402 discovery shows of a payable route: the path parameters of an example call, and its answer abridged. */
-export type DiscoveryExample = { pathParams?: Record<string, string>; output: unknown };
+export type BazaarExample = { pathParams?: Record<string, string>; output: unknown };
 
 /** How deep the abridged answer keeps objects and lists, and the longest text it keeps. */
 const maxDepth = 2;
@@ -14,7 +14,7 @@ const maxTextLength = 80;
  * The full answer's schema is in the OpenAPI document and the discovery listing. A capture of another
  * route's call stops the process at start.
  */
-export function discoveryExample(route: { name: string; method: string; path: string }, capture: FrozenCapture): DiscoveryExample {
+export function bazaarExample(route: { name: string; method: string; path: string }, capture: FrozenCapture): BazaarExample {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const template = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, "([^/?]+)");
   const match = new RegExp(`^${route.method.toUpperCase()} ${template}$`).exec(capture.paidRoute);
@@ -36,8 +36,8 @@ function abridge(value: unknown, depth: number): unknown {
  * The example a payable route carries (`payableRoute` makes it from the route's capture). x402's
  * `PaidRoute` does not name the field, so a route built otherwise is refused here, loudly.
  */
-export function exampleOf(route: { name: string }): DiscoveryExample {
-  const { example } = route as { example?: DiscoveryExample };
+export function exampleOf(route: { name: string }): BazaarExample {
+  const { example } = route as { example?: BazaarExample };
   if (!example) throw new Error(`${route.name} carries no x402 discovery example (define it with payableRoute)`);
   return example;
 }

@@ -1,6 +1,6 @@
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import type { PaidRoute } from "../PaidRoute";
-import { exampleOf } from "./discoveryExample";
+import { exampleOf } from "./bazaarExample";
 
 /** The MCP tool a payable route is served as: its name, what it does, and its input's JSON Schema. */
 export type PaidTool = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -10,7 +10,7 @@ export type PaidTool = { name: string; description: string; inputSchema: Record<
  * input schema, and the route's captured example as input and output. For the MCP server's payment
  * requirements (`extensions.bazaar`), so registries list the tool as they list the route.
  */
-export function mcpToolDiscovery(route: Pick<PaidRoute, "name">, tool: PaidTool): Record<string, unknown> {
+export function mcpToolBazaar(route: Pick<PaidRoute, "name">, tool: PaidTool): Record<string, unknown> {
   const example = exampleOf(route);
   return declareDiscoveryExtension({
     toolName: tool.name,
