@@ -159,7 +159,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     },
     market: {
       gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
-      indexed: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
+      readMarket,
+      whaleSignals: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
     },
     access,
     x402,

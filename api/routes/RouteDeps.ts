@@ -7,6 +7,7 @@ import type { StatusReport } from "../health/StatusReport";
 import type { IndexDb } from "../index/indexDb";
 import type { ListWhaleSignalsDeps } from "../market/listWhaleSignals";
 import type { ObserveGasFeesDeps } from "../market/observeGasFees";
+import type { ReadMarket } from "../market/readMarket";
 
 /** Live contract analysis: the Base providers, and the demo's published samples and work budget. */
 export type CapabilityRouteDeps = AuditContractDeps & {
@@ -15,8 +16,11 @@ export type CapabilityRouteDeps = AuditContractDeps & {
   workBudget?: WorkBudget;
 };
 
-/** What the market routes read from: the chain for gas, our index (one reading per indexed block) for the rest. */
-export type MarketRouteDeps = { gasFees: ObserveGasFeesDeps; indexed: ListWhaleSignalsDeps };
+/**
+ * What the market routes read from: the chain for gas; our index, one reading per indexed block, for
+ * prices and DEX metrics; that reading and the transfers' window for whale signals.
+ */
+export type MarketRouteDeps = { gasFees: ObserveGasFeesDeps; readMarket: ReadMarket; whaleSignals: ListWhaleSignalsDeps };
 
 /** What the route modules' handlers and tools are served from (`ServedRoute`): each takes the parts it uses. */
 export type RouteDeps = {

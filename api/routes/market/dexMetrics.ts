@@ -25,7 +25,7 @@ export const dexMetrics = payableRoute(
     handler:
       ({ market }) =>
       async (c) =>
-        answerObservation(c, await summarizeDexMetrics(market.indexed.readMarket)),
+        answerObservation(c, await summarizeDexMetrics(market.readMarket)),
     capture: "dex-metrics",
     tool: routeTool({
       name: "svc_get_dex_liquidity",
@@ -37,7 +37,7 @@ export const dexMetrics = payableRoute(
       serve:
         ({ market }) =>
         () =>
-          summarizeDexMetrics(market.indexed.readMarket),
+          summarizeDexMetrics(market.readMarket),
       summarize: (d) =>
         `Tracked Base pools: ${JSON.stringify(d.totals)} over ${d.byDex.length} DEXes at block ${d.provenance.observationBlock.blockNumber}.`,
     }),

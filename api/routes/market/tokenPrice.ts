@@ -34,7 +34,7 @@ export const tokenPrice = payableRoute(
     handler:
       ({ market }) =>
       async (c) =>
-        answerObservation(c, await quoteTokenPrice(market.indexed.readMarket, c.req.valid("param").symbol), { shared: true }),
+        answerObservation(c, await quoteTokenPrice(market.readMarket, c.req.valid("param").symbol), { shared: true }),
     capture: "token-price",
     tool: routeTool({
       name: "svc_get_token_price",
@@ -45,7 +45,7 @@ export const tokenPrice = payableRoute(
       serve:
         ({ market }) =>
         ({ symbol }) =>
-          quoteTokenPrice(market.indexed.readMarket, symbol),
+          quoteTokenPrice(market.readMarket, symbol),
       summarize: (p) =>
         `${p.symbol} = ${p.priceUsd} USD (${p.basis}, spread ${p.spread.bps} bps) at block ${p.provenance.observationBlock.blockNumber}.`,
     }),

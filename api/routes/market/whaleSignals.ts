@@ -25,7 +25,7 @@ export const whaleSignals = payableRoute(
     handler:
       ({ market }) =>
       async (c) =>
-        answerObservation(c, await listWhaleSignals(market.indexed)),
+        answerObservation(c, await listWhaleSignals(market.whaleSignals)),
     capture: "whale-signals",
     tool: routeTool({
       name: "svc_get_whale_signals",
@@ -37,7 +37,7 @@ export const whaleSignals = payableRoute(
       serve:
         ({ market }) =>
         () =>
-          listWhaleSignals(market.indexed),
+          listWhaleSignals(market.whaleSignals),
       summarize: (w) => `${w.signals.length} whale transfers in blocks ${w.window.fromBlock}-${w.window.toBlock} (at most ${w.limit}).`,
     }),
   },
