@@ -13,8 +13,8 @@ import { BazaarListingSchema } from "../x402/bazaar/BazaarListingSchema";
 import { bazaarListing } from "../x402/bazaar/bazaarListing";
 import type { X402Service } from "../x402/createX402Service";
 import type { PaidRoute } from "../x402/PaidRoute";
-import type { MountRoute } from "./createRouteMounter";
 import { defineRoute, type RouteDefinition } from "./defineRoute";
+import type { MountRoute } from "./MountRoute";
 
 export const openApi = defineRoute({
   group: "Discovery",

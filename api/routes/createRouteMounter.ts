@@ -1,4 +1,4 @@
-import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
@@ -16,14 +16,9 @@ import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
 import { plans } from "./catalogue";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
+import type { AccessChain, MountRoute } from "./MountRoute";
 import type { RouteDeps } from "./RouteDeps";
 import type { ServedRoute } from "./servedRoute";
-
-/** Registers a route of the list with its handler; the middleware comes from the definition. */
-export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
-
-/** The middleware a route's definition asks for, in order, before its own schemas and handler run. */
-export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[];
 
 /**
  * The middleware of a route, in this order: the served counter (it sees the final status, after any

@@ -15,8 +15,8 @@ import type { UsageCounters } from "../stats/createUsageCounters";
 import { AggregateStats, PublicStats, StatsQuery } from "../stats/StatsResponse";
 import type { CounterBucket } from "../store/countDaily";
 import type { AppStore } from "../store/createAppStore";
-import type { MountRoute } from "./createRouteMounter";
 import { defineRoute, jsonRequestBody } from "./defineRoute";
+import type { MountRoute } from "./MountRoute";
 import { bodyErrors } from "./routeErrors";
 
 /** AppDeps.discovery: the usage counters, the stats' store and token, and the health history's sampling. */

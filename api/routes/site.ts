@@ -8,8 +8,8 @@ import type { DemoSample } from "../capability/demoSamples";
 import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { freeKeyMessage } from "../keys/intentMessage";
-import type { MountRoute } from "./createRouteMounter";
 import { defineRoute } from "./defineRoute";
+import type { MountRoute } from "./MountRoute";
 
 const siteDirectory = fileURLToPath(new URL("../../site", import.meta.url));
 const swaggerUiDirectory = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
