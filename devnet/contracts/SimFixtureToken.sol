@@ -12,6 +12,7 @@ contract SimFixtureToken {
     struct Traps {
         uint16 buyFeeBps;
         uint16 sellFeeBps;
+        /// On every transfer, buys and sells included.
         uint16 transferFeeBps;
         /// Every transfer multiplies holders' balances (pools excluded) by (10000 + rebaseBps) / 10000.
         uint16 rebaseBps;
@@ -52,8 +53,9 @@ contract SimFixtureToken {
     }
 
     function setPool(address pool) external onlyOwner {
+        uint256 balance = balanceOf(pool);
         isPool[pool] = true;
-        stored[pool] = balanceOf(pool);
+        stored[pool] = balance;
     }
 
     function setSellAllowed(address account, bool allowed) external onlyOwner {
@@ -96,7 +98,7 @@ contract SimFixtureToken {
         if (from != owner && to != owner) {
             if (t.maxTxAmount != 0) require(value <= t.maxTxAmount, "max transaction exceeded");
             if (isPool[to]) require(!t.sellsRestricted || sellAllowed[from], "sells restricted");
-            feeBps = isPool[from] ? t.buyFeeBps : isPool[to] ? t.sellFeeBps : t.transferFeeBps;
+            feeBps = t.transferFeeBps + (isPool[from] ? t.buyFeeBps : isPool[to] ? t.sellFeeBps : 0);
         }
         uint256 fee = value * feeBps / 10_000;
         _debit(from, value);
