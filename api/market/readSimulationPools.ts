@@ -17,8 +17,11 @@ import type { SimulationPool } from "./TradeSimulationResponse";
 
 export type QuoteAsset = { symbol: "USDC" | "WETH"; address: Address; decimals: number };
 
-/** Storage slots probed for a quote token's `mapping(address => uint256)` of balances (Solidity layout). */
-export const balanceSlotsProbed = 12;
+/**
+ * Storage slots probed for a quote token's `mapping(address => uint256)` of balances (Solidity layout):
+ * Base's USDC keeps balances at 9 and WETH at 3; the devnet's fixtures at 8 and 0.
+ */
+export const balanceSlotsProbed = 10;
 
 /** What the pools' batch found: the token, its V2-style pools with reserves, WETH's USD price, the balance slots. */
 export type SimulationPools = {
@@ -57,15 +60,7 @@ export async function readSimulationPools(
   const [usdc, weth] = p.quotes;
   const candidates = [...p.quotes.flatMap((quote) => candidatesOf(p.dexes, p.token, quote)), ...candidatesOf(p.dexes, weth.address, usdc)];
   const call = (to: Address, data: Hex): Extract<PinnedRead, { kind: "call" }> => ({ kind: "call", to, data });
-  const slotProbes = p.quotes.flatMap((quote) =>
-    Array.from(
-      { length: balanceSlotsProbed },
-      (_, slot): PinnedRead => ({
-        ...call(quote.address, encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [p.holder] })),
-        stateOverride: { [quote.address]: { stateDiff: { [mappingKey(p.holder, slot)]: pad(numberToHex(probeBalance)) } } },
-      }),
-    ),
-  );
+  const slotProbes = p.quotes.flatMap((quote) => balanceSlotProbes(quote.address, p.holder));
   const results = await reader.read([
     { kind: "code", address: p.token },
     call(p.token, encodeFunctionData({ abi: erc20Abi, functionName: "symbol" })),
@@ -125,6 +120,28 @@ export async function readSimulationPools(
     balanceSlots,
     readFailed: results.some((r) => !r.ok && !r.reverted),
   };
+}
+
+const probesByQuoteAndHolder = new Map<string, PinnedRead[]>();
+
+/**
+ * balanceOf(holder) on `quote` under an override of each candidate slot (the same reads on every request:
+ * kept, as their keys cost a keccak each).
+ */
+function balanceSlotProbes(quote: Address, holder: Address): PinnedRead[] {
+  const key = `${quote}:${holder}`;
+  let probes = probesByQuoteAndHolder.get(key);
+  if (!probes) {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+    probes = Array.from({ length: balanceSlotsProbed }, (_, slot) => ({
+      kind: "call" as const,
+      to: quote,
+      data,
+      stateOverride: { [quote]: { stateDiff: { [mappingKey(holder, slot)]: pad(numberToHex(probeBalance)) } } },
+    }));
+    probesByQuoteAndHolder.set(key, probes);
+  }
+  return probes;
 }
 
 /** The Uniswap V2 pair and the Aerodrome volatile and stable pools `token` derives to against `quote`. */

@@ -2,13 +2,13 @@ import { type Address, erc20Abi, type Hex, numberToHex, pad, parseEventLogs } fr
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { mappingKey } from "../../api/market/readSimulationPools";
 import { ladderBound, simulateTrade, simulationPeer, simulationPlan, simulationTrader } from "../../api/market/simulateTrade";
-import type { TradeFigure, TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
+import type { TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { artifactOf, compileFixtures } from "../../devnet/compile";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 import { devnetProvider, testManifest } from "../support/devnet";
-import { simulationDeps } from "../support/simulation";
+import { expectedCosts, figureOf, figuresEqualParameters, simulationDeps } from "../support/simulation";
 
 // A private fork of the seeded devnet: the replays below are real transactions, and one test pauses a token.
 let fork: Anvil;
@@ -35,17 +35,6 @@ const fixture = (name: string): SimulationFixture => {
   if (!found) throw new Error(`no simulation fixture ${name}`);
   return found;
 };
-const figure = (answer: TradeSimulationResponse, step: TradeFigure["step"]): TradeFigure => {
-  const found = answer.figures.find((f) => f.step === step);
-  if (!found) throw new Error(`no ${step} figure`);
-  return found;
-};
-
-/** What each step's cost must be, in basis points, from the fixture's parameters. */
-function expectedCosts(f: SimulationFixture) {
-  const { buyFeeBps, sellFeeBps, transferFeeBps, rebaseBps } = f.traps;
-  return { buy: transferFeeBps + buyFeeBps - rebaseBps, transfer: transferFeeBps - rebaseBps, sellShortfall: transferFeeBps + sellFeeBps };
-}
 
 describe("simulateTrade on the devnet's fixtures (a fork)", () => {
   test("every figure of every trading fixture equals its parameters, in two round trips after the pin", async () => {
@@ -58,14 +47,15 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
         answer.figures.map((x) => x.outcome),
         name,
       ).toEqual(Array(5).fill("SUCCEEDED"));
-      for (const step of ["BUY_SMALL", "BUY_LARGE"] as const) expect(figure(answer, step).costBps, `${name} ${step}`).toBe(costs.buy);
-      expect(figure(answer, "TRANSFER").costBps, name).toBe(costs.transfer);
+      for (const step of ["BUY_SMALL", "BUY_LARGE"] as const) expect(figureOf(answer, step).costBps, `${name} ${step}`).toBe(costs.buy);
+      expect(figureOf(answer, "TRANSFER").costBps, name).toBe(costs.transfer);
       for (const step of ["SELL_SMALL", "SELL_LARGE"] as const) {
-        expect(figure(answer, step).tokenShortfallBps, `${name} ${step}`).toBe(costs.sellShortfall);
+        expect(figureOf(answer, step).tokenShortfallBps, `${name} ${step}`).toBe(costs.sellShortfall);
       }
       // The small sell's quote-side cost is the token's take too (the curve's effect of the smaller input is below half a bp there).
-      expect(figure(answer, "SELL_SMALL").costBps, name).toBe(costs.sellShortfall);
+      expect(figureOf(answer, "SELL_SMALL").costBps, name).toBe(costs.sellShortfall);
       expect(answer.tradeLimits, name).toEqual([]);
+      expect(figuresEqualParameters(f, answer), name).toBe(true);
       for (const x of answer.figures) {
         expect([x.pool, x.blockNumber], name).toEqual([answer.pool?.address, answer.observationBlock.blockNumber]);
         expect(x.gasUsed, name).toBeGreaterThan(20_000);
@@ -94,19 +84,21 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
       ["BUY_LARGE", "SUCCEEDED"],
       ["SELL_LARGE", "REVERTED"],
     ]);
-    expect(figure(answer, "SELL_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "sells restricted" });
+    expect(figureOf(answer, "SELL_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "sells restricted" });
     // Small and large sells both fail: no limit to ladder for.
     expect(answer.tradeLimits).toEqual([]);
+    expect(figuresEqualParameters(fixture("sellAllowlist"), answer)).toBe(true);
   });
 
   test("a maximum transaction: the larger buy reverts and the ladder finds the limit to the token unit", async () => {
     const f = fixture("maxTx");
     const answer = await simulated(f);
-    expect([figure(answer, "BUY_SMALL").outcome, figure(answer, "BUY_LARGE").outcome]).toEqual(["SUCCEEDED", "REVERTED"]);
+    expect([figureOf(answer, "BUY_SMALL").outcome, figureOf(answer, "BUY_LARGE").outcome]).toEqual(["SUCCEEDED", "REVERTED"]);
     const [limit] = answer.tradeLimits;
     expect(limit).toMatchObject({ side: "BUY", largestSucceeded: f.traps.maxTxAmount, ladderBound });
     expect(BigInt(limit?.smallestFailed ?? 0) - BigInt(limit?.largestSucceeded ?? 0)).toBe(10n ** 18n);
     expect(limit?.probes).toBeLessThanOrEqual(ladderBound);
+    expect(figuresEqualParameters(f, answer)).toBe(true);
   });
 
   test("a replay of the same trades as real transactions on the fork agrees with the simulation", async () => {
@@ -152,13 +144,13 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
       const buy = await transact("buy", [plan, plan.smallIn]);
       expect(buy.status, name).toBe("success");
       const bought = (await tokenBalance(simulationTrader)) - traderBefore;
-      expect(bought, name).toBe(BigInt(figure(answer, "BUY_SMALL").received));
+      expect(bought, name).toBe(BigInt(figureOf(answer, "BUY_SMALL").received));
       // The logs say the same where balances are not rebased.
       if (f.traps.rebaseBps === 0) expect(transfersTo(buy.logs, simulationTrader), name).toBe(bought);
 
       const peerBefore = await tokenBalance(simulationPeer);
       expect((await transact("send", [plan, bought])).status, name).toBe("success");
-      expect((await tokenBalance(simulationPeer)) - peerBefore, name).toBe(BigInt(figure(answer, "TRANSFER").received));
+      expect((await tokenBalance(simulationPeer)) - peerBefore, name).toBe(BigInt(figureOf(answer, "TRANSFER").received));
 
       const usdcBefore = await client.readContract({
         address: plan.quote,
@@ -174,10 +166,10 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
         functionName: "balanceOf",
         args: [simulationPeer],
       });
-      expect(usdcAfter - usdcBefore, name).toBe(BigInt(figure(answer, "SELL_SMALL").received));
+      expect(usdcAfter - usdcBefore, name).toBe(BigInt(figureOf(answer, "SELL_SMALL").received));
 
       const large = await transact("buy", [plan, plan.largeIn]);
-      expect(large.status === "success" ? "SUCCEEDED" : "REVERTED", name).toBe(figure(answer, "BUY_LARGE").outcome);
+      expect(large.status === "success" ? "SUCCEEDED" : "REVERTED", name).toBe(figureOf(answer, "BUY_LARGE").outcome);
     }
   });
 
@@ -194,7 +186,7 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
     const answer = await simulated(f);
     expect(answer.figures.map((x) => x.outcome)).toEqual(["REVERTED", "NOT_ATTEMPTED", "NOT_ATTEMPTED", "REVERTED", "NOT_ATTEMPTED"]);
     // The pair wraps the token's own "paused" in its transfer check, as Uniswap V2's TRANSFER_FAILED does.
-    expect(figure(answer, "BUY_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "transfer failed" });
+    expect(figureOf(answer, "BUY_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "transfer failed" });
   });
 
   test("no pool is DATA_SOURCE_UNAVAILABLE naming the reason; an account without code is UNVERIFIED", async () => {
