@@ -30,6 +30,11 @@ async function simulated(fixture: SimulationFixture): Promise<TradeSimulationRes
   return result.value;
 }
 
+const userOf = (index: number) => {
+  const user = manifest.accounts.users[index];
+  if (!user) throw new Error(`no devnet user ${index}`);
+  return user;
+};
 const fixture = (name: string): SimulationFixture => {
   const found = manifest.simulationTokens.find((f) => f.name === name);
   if (!found) throw new Error(`no simulation fixture ${name}`);
@@ -102,7 +107,7 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
   });
 
   test("a replay of the same trades as real transactions on the fork agrees with the simulation", async () => {
-    const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.users[6]!.privateKey);
+    const client = createDevnetClient(manifest.rpcUrl, userOf(6).privateKey);
     const simulator = { address: simulationTrader, abi: artifactOf(compileFixtures(), "TradeSimulator").abi };
     for (const name of ["buySellTax", "transferTax", "rebasing", "maxTx"]) {
       const f = fixture(name);
@@ -193,7 +198,7 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
     const noPool = await simulate(manifest.contracts.multicall3 as Address);
     expect(noPool).toMatchObject({ ok: false, code: "DATA_SOURCE_UNAVAILABLE" });
     expect(noPool.ok ? "" : noPool.message).toMatch(/^no pool: /);
-    const account = await simulate(manifest.accounts.users[0]!.address);
+    const account = await simulate(userOf(0).address);
     expect(account.ok && [account.value.evidenceStatus, account.value.reason, account.value.figures]).toEqual([
       "UNVERIFIED",
       "NOT_A_CONTRACT",
