@@ -2,6 +2,7 @@ import { devnetAccount, devnetRoles } from "./accounts";
 import { createDevnetClient, type SeedContext } from "./client";
 import { compileFixtures } from "./compile";
 import type { Manifest } from "./manifest";
+import { seedBatchSettlement } from "./seed/batchSettlement";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedGasPriceOracle } from "./seed/gasPriceOracle";
 import { seedPools, tokenOf } from "./seed/pools";
@@ -32,6 +33,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   );
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
+  const batchSettlement = await seedBatchSettlement(ctx);
   // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
   const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
 
@@ -47,6 +49,13 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     pools: markets.pools,
     v4Pools: v4.v4Pools,
     simulationTokens,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts, gasPriceOracle },
+    contracts: {
+      ...tokens.contracts,
+      ...markets.contracts,
+      ...v4.contracts,
+      ...capabilities.contracts,
+      gasPriceOracle,
+      ...batchSettlement,
+    },
   };
 }

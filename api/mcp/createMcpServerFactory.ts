@@ -2,7 +2,7 @@ import { type AuthInfo, McpServer, type ServerContext } from "@modelcontextproto
 import type { Context } from "hono";
 import type { AccessChain } from "../routes/createRouteMounter";
 import { callTool, type ToolCaller } from "./callTool";
-import type { McpTool } from "./mcpTools";
+import type { McpTool } from "./McpTool";
 import { withJsonSchemaOnce } from "./withJsonSchemaOnce";
 
 /** How the MCP server names itself (initialize, server/discover, the server card). */

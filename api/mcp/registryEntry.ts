@@ -1,5 +1,5 @@
 import type { ServiceOrigins } from "../config";
-import { routes } from "../routes/routeTable";
+import { site } from "../routes/site";
 import { mcpServerInfo } from "./createMcpServerFactory";
 import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
 import { stdioEnvironment, stdioPackage } from "./stdioPackage";
@@ -29,7 +29,7 @@ export function registryEntry(origin: string, origins: ServiceOrigins) {
     title: mcpServerInfo.title,
     description: mcpServerDescription,
     version: mcpServerInfo.version,
-    websiteUrl: `${origin}${routes.site.path}`,
+    websiteUrl: `${origin}${site.path}`,
     remotes: mcpEndpoints(origin).map(({ type, url }) => ({ type, url, headers: [apiKeyHeader] })),
     packages: [
       {

@@ -14,10 +14,12 @@ import { servedCounter } from "../stats/counterNames";
 import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
+import { plans } from "./catalogue";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
-import { routes } from "./routeTable";
+import type { RouteDeps } from "./RouteDeps";
+import type { ServedRoute } from "./servedRoute";
 
-/** Registers a route of the table with its handler; the middleware comes from the definition. */
+/** Registers a route of the list with its handler; the middleware comes from the definition. */
 export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
 
 /** The middleware a route's definition asks for, in order, before its own schemas and handler run. */
@@ -37,7 +39,7 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
     await awaitStore(access.storeReady);
     await next();
   };
-  const paid = requirePayment({ ...access, plansUrl: routes.plans.path, x402 });
+  const paid = requirePayment({ ...access, plansUrl: plans.path, x402 });
   const policies = {
     public: (route) => [route.rateLimited === "MCP" ? limitMcpPerClient : limitPerClient],
     apiKey: () => [requireApiKey({ ...access, allowExpired: true })],
@@ -79,4 +81,10 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: Acc
       handler as never,
     );
   };
+}
+
+/** Mounts the routes whose modules carry their handlers, each made from the app's dependencies. */
+export function mountServedRoutes(mount: MountRoute, routes: readonly ServedRoute[], deps: RouteDeps): void {
+  // `servedRoute` and `payableRoute` typed each handler against its own route; the list keeps only that it has one.
+  for (const route of routes) mount(route, route.handler(deps) as never);
 }

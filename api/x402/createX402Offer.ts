@@ -4,8 +4,8 @@ import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import type { Address } from "viem";
 import { failure, type Result, success } from "../errors";
+import { bazaarDeclaration, examplePath, routeTemplate } from "./bazaar/bazaarDeclaration";
 import type { X402Signer } from "./createX402Signer";
-import { discoveryDeclaration, examplePath, routeTemplate } from "./discovery/discoveryDeclaration";
 import type { PaidResource, PaidRoute } from "./PaidRoute";
 
 export type X402OfferParameters = {
@@ -59,7 +59,7 @@ export function createX402Offer(p: X402OfferParameters): X402Offer {
 
   /** The extensions every payable route declares: discovery, optional payment ids, signed offers and receipts. */
   const declaredExtensions = (route: PaidRoute): Record<string, unknown> => ({
-    ...discoveryDeclaration(route),
+    ...bazaarDeclaration(route),
     [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
     ...(p.signer ? declareOfferReceiptExtension({ includeTxHash: true, offerValiditySeconds: 300 }) : {}),
   });

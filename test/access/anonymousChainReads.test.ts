@@ -11,7 +11,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import { walletProofReadsPerProvider } from "../../api/keys/createWalletVerifier";
 import type { IntentEnvelope } from "../../api/keys/records";
 import { paymentReadsPerProvider } from "../../api/payments/readPaymentTransaction";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";

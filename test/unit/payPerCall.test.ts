@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import type { AccessEnv } from "../../api/access/AccessOptions";
 import { ApiError } from "../../api/errors";
 import { handleError } from "../../api/http/errorHandling";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { findX402Payment } from "../../api/store/x402PaymentQueries";
 import type { SettlementConfirmation } from "../../api/x402/confirmSettlement";
 import { paymentId } from "../../api/x402/createX402Admission";

@@ -3,7 +3,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { defaultX402PayerAuthorizationReads } from "../../api/config";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
 import { type Backend, openBackend } from "../access/support";

@@ -2,7 +2,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { type Hex, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, test } from "vitest";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import type { PayerCommitment } from "../../api/store/x402PaymentQueries";
 import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";

@@ -4,7 +4,7 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { type Address, encodeAbiParameters, erc20Abi, type Hex, keccak256, parseEther, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createApp } from "../../api/app";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { X402Service } from "../../api/x402/createX402Service";
 import { baseUsdc } from "../../base/baseChain";

@@ -1,17 +1,11 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import type { DiscoveryResource } from "@x402/extensions/bazaar";
-import { routes } from "../../routes/routeTable";
 import type { X402Service } from "../createX402Service";
 import type { PaidRoute } from "../PaidRoute";
-import { routeTemplate } from "./discoveryDeclaration";
-
-/** The discovery listing's URL at `origin` (the route table's `x402Discovery`): the link the OpenAPI document and the MCP server card carry. */
-export function discoveryListingUrl(origin: string): string {
-  return `${origin}${routes.x402Discovery.path}`;
-}
+import { routeTemplate } from "./bazaarDeclaration";
 
 /** The listing: x402 bazaar resources as a facilitator's `/discovery/resources` answers them, and the key that signs offers and receipts. */
-export type DiscoveryListing = {
+export type BazaarListing = {
   x402Version: 2;
   items: (DiscoveryResource & { method: string; routeTemplate: string; outputSchema?: unknown })[];
   pagination: { limit: number; offset: number; total: number };
@@ -19,17 +13,17 @@ export type DiscoveryListing = {
 };
 
 /**
- * Every payable route as a discovery resource, built from the route table and the same requirements
+ * Every payable route as a discovery resource, built from the route list and the same requirements
  * and declarations its 402 challenge carries: a facilitator's index cannot be relied on to list us.
  * Routes whose requirements cannot be built now (the facilitator is down) are left out.
  */
-export async function discoveryListing(
+export async function bazaarListing(
   x402: Pick<X402Service, "offerOf" | "signer"> | null,
   routes: readonly (PaidRoute & { outputSchema?: unknown })[],
   origin: string,
   now: () => Date = () => new Date(),
-): Promise<DiscoveryListing> {
-  const items: DiscoveryListing["items"] = [];
+): Promise<BazaarListing> {
+  const items: BazaarListing["items"] = [];
   for (const route of x402 ? routes : []) {
     const offer = await x402?.offerOf(route);
     if (!offer?.ok) continue;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-/** The discovery listing's shape for the OpenAPI document (`discoveryListing` builds it; extensions are x402's own JSON). */
-export const DiscoveryListingSchema = z
+/** The discovery listing's shape for the OpenAPI document (`bazaarListing` builds it; extensions are x402's own JSON). */
+export const BazaarListingSchema = z
   .object({
     x402Version: z.literal(2),
     items: z.array(
@@ -24,4 +24,4 @@ export const DiscoveryListingSchema = z
     pagination: z.object({ limit: z.int(), offset: z.int(), total: z.int() }),
     signer: z.object({ address: z.string(), kid: z.string() }).nullable(),
   })
-  .meta({ id: "DiscoveryListing" });
+  .meta({ id: "BazaarListing" });

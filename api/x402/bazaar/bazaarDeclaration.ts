@@ -1,7 +1,7 @@
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
 import type { PaidRoute } from "../PaidRoute";
-import { discoveryExamples } from "./discoveryExamples";
+import { exampleOf } from "./bazaarExample";
 
 /** The route's path as x402's bazaar writes a template: `:address` for each `{address}`. */
 export function routeTemplate(route: Pick<PaidRoute, "path">): string {
@@ -10,7 +10,7 @@ export function routeTemplate(route: Pick<PaidRoute, "path">): string {
 
 /** The route's path with its example parameters filled in (an audit of USDC): what discovery shows as an example call. */
 export function examplePath(route: Pick<PaidRoute, "name" | "path">): string {
-  const params = discoveryExamples[route.name]?.pathParams ?? {};
+  const params = exampleOf(route).pathParams ?? {};
   return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => params[name] ?? `:${name}`);
 }
 
@@ -23,17 +23,17 @@ export function pathParamsSchema(route: Pick<PaidRoute, "request">): Record<stri
 }
 
 /**
- * The bazaar discovery declaration of a payable route, from the route table: no query or body input,
- * its path parameters' schema and an example of them, and an answer the devnet gave as the output
+ * The bazaar discovery declaration of a payable route, from its definition: no query or body input,
+ * its path parameters' schema and an example of them, and its captured answer, abridged, as the output
  * example. The server's bazaar extension adds the method, the template and the actual parameters.
  */
-export function discoveryDeclaration(route: PaidRoute): Record<string, unknown> {
-  const example = discoveryExamples[route.name];
+export function bazaarDeclaration(route: PaidRoute): Record<string, unknown> {
+  const example = exampleOf(route);
   const schema = pathParamsSchema(route);
   return declareDiscoveryExtension({
     input: {},
     inputSchema: { properties: {}, additionalProperties: false },
-    ...(schema && example?.pathParams ? { pathParams: example.pathParams, pathParamsSchema: schema } : {}),
-    ...(example ? { output: { example: example.output } } : {}),
+    ...(schema && example.pathParams ? { pathParams: example.pathParams, pathParamsSchema: schema } : {}),
+    output: { example: example.output },
   });
 }

@@ -1,14 +1,14 @@
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { extractDiscoveryInfo, validateDiscoveryExtension } from "@x402/extensions/bazaar";
 import { describe, expect, test } from "vitest";
-import { routes } from "../../api/routes/routeTable";
-import { mcpToolDiscovery } from "../../api/x402/discovery/mcpToolDiscovery";
+import { routes } from "../../api/routes/routeList";
+import { mcpToolBazaar } from "../../api/x402/bazaar/mcpToolBazaar";
 import { baseNetwork } from "../../base/baseChain";
 
-describe("mcpToolDiscovery", () => {
+describe("mcpToolBazaar", () => {
   test("default: a payable tool's bazaar form validates and x402's extractDiscoveryInfo finds the tool, its schema and example", () => {
     const inputSchema = { type: "object", properties: { address: { type: "string" } }, required: ["address"] };
-    const extensions = mcpToolDiscovery(routes.audit, { name: "audit_contract", description: routes.audit.summary, inputSchema });
+    const extensions = mcpToolBazaar(routes.audit, { name: "audit_contract", description: routes.audit.summary, inputSchema });
     const bazaar = extensions.bazaar as Parameters<typeof validateDiscoveryExtension>[0];
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
     const accepted = { scheme: "exact", network: baseNetwork, amount: "20000" } as unknown as PaymentRequirements;
