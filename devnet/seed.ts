@@ -5,7 +5,8 @@ import type { Manifest } from "./manifest";
 import { seedBatchSettlement } from "./seed/batchSettlement";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedGasPriceOracle } from "./seed/gasPriceOracle";
-import { seedPools } from "./seed/pools";
+import { seedPools, tokenOf } from "./seed/pools";
+import { seedSimulationTokens } from "./seed/simulationTokens";
 import { seedTokens } from "./seed/tokens";
 import { seedV4Pools } from "./seed/v4Pools";
 
@@ -25,6 +26,11 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
 
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
+  const simulationTokens = await seedSimulationTokens(
+    ctx,
+    { uniswapV2: markets.dexes.uniswapV2.factory, aerodrome: markets.dexes.aerodrome.factory, router: markets.contracts.swapRouter },
+    { USDC: tokenOf(tokens.tokens, "USDC"), WETH: tokenOf(tokens.tokens, "WETH") },
+  );
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
   const batchSettlement = await seedBatchSettlement(ctx);
@@ -42,6 +48,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     dexes: markets.dexes,
     pools: markets.pools,
     v4Pools: v4.v4Pools,
+    simulationTokens,
     contracts: {
       ...tokens.contracts,
       ...markets.contracts,
