@@ -82,6 +82,13 @@ export const pool = onchainTable(
     sqrtPriceX96: t.bigint(),
     liquidity: t.bigint(),
     tick: t.integer(),
+    /** Initialized ticks of a concentrated pool held in `pool_tick`; 0 for the others. */
+    tickCount: t.integer().notNull().default(0),
+    /**
+     * True once a `Mint` or `ModifyLiquidity` would have initialized a tick past INDEXER_MAX_TICKS_PER_POOL:
+     * that tick was not stored, so the pool's depth is not exact from then on (the market leaves it out).
+     */
+    ticksIncomplete: t.boolean().notNull().default(false),
     /** Block at which the state above is the chain's. */
     blockNumber: t.bigint().notNull(),
     /** Base units of token0 and token1 swapped (in plus out) after `volumeSince` (unix seconds). */

@@ -9,25 +9,20 @@ import { handleError, methodNotAllowedOrNotFound } from "./http/errorHandling";
 import { validationHook } from "./http/validationHook";
 import { mcpTools } from "./mcp/mcpTools";
 import { type McpOptions, mountMcpRoutes } from "./mcp/mountMcpRoutes";
-import { mountCapabilityRoutes } from "./routes/capabilities";
 import { mountCatalogueRoutes } from "./routes/catalogue";
-import { createAccessChain, createRouteMounter } from "./routes/createRouteMounter";
-import { type DemoRouteDeps, mountDemoRoutes } from "./routes/demo";
+import { createAccessChain, createRouteMounter, mountServedRoutes } from "./routes/createRouteMounter";
 import { type DiscoveryDeps, mountDiscoveryRoutes } from "./routes/discovery";
-import { mountKeyRoutes } from "./routes/keys";
-import { type MarketRouteDeps, mountMarketRoutes } from "./routes/market";
-import { mountOnboardingRoutes } from "./routes/onboarding";
-import { mountOperatorRoutes } from "./routes/operator";
-import { mountProbeRoutes } from "./routes/probes";
+import type { CapabilityRouteDeps, MarketRouteDeps, RouteDeps } from "./routes/RouteDeps";
+import { routeList, servedRoutes } from "./routes/routeList";
 import { mountSiteRoutes } from "./routes/site";
-import { createStatusCheck, mountStatusRoutes } from "./routes/status";
+import { createStatusCheck } from "./routes/status";
 import type { X402Service } from "./x402/createX402Service";
 
 /** What the API is built from: every dependency is passed in, so tests hand it real ones. */
 export type AppDeps = {
   status: CheckStatusDeps;
   /** Live contract analysis: the Base providers and the demo's published samples. */
-  capability: Omit<DemoRouteDeps, "clientBucket">;
+  capability: CapabilityRouteDeps;
   /** API keys, onboarding, credits, rate limits, gateway: the access middleware's options and the key routes' services. */
   access: AccessDeps;
   /** Market data: gas read live from the Base providers, the rest from the index (one reading per indexed block). */
@@ -41,7 +36,7 @@ export type AppDeps = {
 };
 
 /**
- * The whole HTTP API: middleware order, the route table's routes, and the one error shape. Our own
+ * The whole HTTP API: middleware order, the route list's routes, and the one error shape. Our own
  * listener serves it on the public port (api/listener/); tests drive it with `app.request()`.
  */
 export function createApp(deps: AppDeps) {
@@ -77,25 +72,26 @@ export function createApp(deps: AppDeps) {
   const accessChain = createAccessChain(deps.access, deps.x402, deps.discovery.counters);
   const mount = createRouteMounter(app, accessChain);
   const checkStatus = createStatusCheck(deps.status, deps.discovery);
-  mountProbeRoutes(mount, deps.status);
-  mountStatusRoutes(mount, checkStatus);
-  mountDiscoveryRoutes(mount, deps.discovery, deps.access);
-  mountDemoRoutes(mount, { ...deps.capability, clientBucket: deps.access.clientBucket });
-  mountCapabilityRoutes(mount, deps.capability);
-  mountMarketRoutes(mount, deps.market);
-  mountOnboardingRoutes(mount, deps.access);
-  mountKeyRoutes(mount, deps.access);
-  mountOperatorRoutes(mount);
+  const routeDeps: RouteDeps = {
+    capability: deps.capability,
+    market: deps.market,
+    checkStatus,
+    access: deps.access,
+    clientBucket: deps.access.clientBucket,
+    indexDb: deps.status.indexDb,
+  };
+  mountServedRoutes(mount, servedRoutes, routeDeps);
+  mountDiscoveryRoutes(mount, deps.discovery, deps.access, routeList);
   const { origins } = deps.access;
   mountMcpRoutes(mount, {
-    tools: mcpTools({ capability: deps.capability, market: deps.market, checkStatus }),
+    tools: mcpTools(servedRoutes, routeDeps),
     accessChain,
     origins,
     clientBucket: deps.access.clientBucket,
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
   mountSiteRoutes(mount, { origins, samples: deps.capability.samples });
-  mountCatalogueRoutes(mount, app, { ...deps.access, x402: deps.x402 });
+  mountCatalogueRoutes(mount, app, routeList, { ...deps.access, x402: deps.x402 });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

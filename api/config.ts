@@ -242,6 +242,10 @@ export const EnvSchema = z.object({
   MARKET_MAX_INDEX_LAG_BLOCKS: positiveCount.default(30),
   /** USD depth within ±2% below which a pool does not set a token's price (thin or manipulable pools). */
   MARKET_MIN_POOL_DEPTH_USD: z.coerce.number().int().min(0).default(50_000),
+  /** Gas the trade simulation's one eth_call may use in all (every step, the ladder's probes included). */
+  SIMULATION_CALL_GAS: positiveCount.default(30_000_000),
+  /** Gas each step of the trade simulation (a buy, a transfer, a sell, a ladder probe) may use; more is an out-of-gas revert. */
+  SIMULATION_STEP_GAS: positiveCount.default(2_000_000),
   /** Blocks back from the index head that whale signals look at (43,200: 24 hours of Base blocks). */
   WHALE_SIGNALS_WINDOW_BLOCKS: positiveCount.default(43_200),
   /** Gas key of the in-process x402 facilitator (it sends transferWithAuthorization); devnet: the manifest's facilitator account. */
@@ -331,7 +335,12 @@ export type Config = {
   devnet: { port: number; blockTime: number; traffic: boolean };
   payoutAddress: string | undefined;
   indexer: IndexerSettings;
-  market: { maxIndexLagBlocks: number; minPoolDepthUsd: number; whaleWindowBlocks: number };
+  market: {
+    maxIndexLagBlocks: number;
+    minPoolDepthUsd: number;
+    whaleWindowBlocks: number;
+    simulation: { callGas: number; stepGas: number };
+  };
   /** Explicit demo allowlist; undefined means the mode's default samples. */
   demoAuditAddresses: string[] | undefined;
   /** RPC reads one client address may cause per minute through the demo audit. */
@@ -456,6 +465,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     market: {
       maxIndexLagBlocks: e.MARKET_MAX_INDEX_LAG_BLOCKS,
       minPoolDepthUsd: e.MARKET_MIN_POOL_DEPTH_USD,
+      simulation: { callGas: e.SIMULATION_CALL_GAS, stepGas: e.SIMULATION_STEP_GAS },
       // Whale candidates older than the indexed whale window are pruned: the window never reaches past them.
       whaleWindowBlocks: Math.min(e.WHALE_SIGNALS_WINDOW_BLOCKS, Math.floor(e.INDEXER_WHALE_WINDOW_SECONDS / baseBlockTimeSeconds)),
     },

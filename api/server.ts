@@ -7,7 +7,6 @@ import { connectRedis } from "./access/connectRedis";
 import { createAccessDeps } from "./access/createAccessDeps";
 import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
 import { createWorkBudget } from "./access/createWorkBudget";
-import { onePerProcess } from "./access/onePerProcess";
 import { createApp } from "./app";
 import { createDissectionCache } from "./capability/createDissectionCache";
 import { createObservationCache } from "./capability/createObservationCache";
@@ -24,6 +23,7 @@ import { catalogueRates } from "./keys/toIssuedKey";
 import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
+import { onePerProcess } from "./memo/onePerProcess";
 import { createUsageCounters } from "./stats/createUsageCounters";
 import { counterBucketOf } from "./store/countDaily";
 import { createAppStore } from "./store/createAppStore";
@@ -159,7 +159,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     },
     market: {
       gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
-      indexed: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
+      readMarket,
+      whaleSignals: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
     },
     access,
     x402,

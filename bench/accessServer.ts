@@ -1,7 +1,7 @@
 /**
  * The access path alone, for bench/access.bench.ts: one metered route (`GET /metered`, 1 credit)
- * behind the service's own middleware in the mounter's order (`payable`: credential, cached key lookup,
- * failed-authentication budget, rate limit; then `chargeCredits`: the credit check and the leased
+ * behind the service's own middleware in the mounter's order (`requirePayment`: credential, cached key
+ * lookup, failed-authentication budget, rate limit; then `chargeCredits`: the credit check and the leased
  * charge), answering a constant built with `answer` as the price route's is (under `answerHeaders`),
  * and the same answer without them (`GET /open`), on our own listener, over a real app store (PGlite in a temporary
  * folder, or DATABASE_URL; Redis limits with REDIS_URL). It stores KEYS (default 1) PRO keys whose
@@ -21,7 +21,7 @@ import { chargeCredits } from "../api/access/chargeCredits";
 import { connectRedis } from "../api/access/connectRedis";
 import { createAccessDeps } from "../api/access/createAccessDeps";
 import { createRateLimits, defaultRatePerMinute } from "../api/access/createRateLimits";
-import { payable } from "../api/access/payable";
+import { requirePayment } from "../api/access/requirePayment";
 import { answer, answerHeaders } from "../api/http/answer";
 import { handleError } from "../api/http/errorHandling";
 import type { IndexDb } from "../api/index/indexDb";
@@ -63,7 +63,13 @@ app.onError((err, c) => handleError(err, c));
 app.use(answerHeaders());
 const constant = (c: Context) => answer(c, JSON.stringify({ answer: 42 }), 200, { "content-type": "application/json" });
 app.get("/open", constant);
-app.get("/metered", payable({ ...access, plansUrl: "/v1/plans" }), chargeCredits({ ...access, cost: 1 }), constant);
+const metered = { name: "metered", method: "get", path: "/metered", summary: "a constant, 1 credit", access: "apiKeyOrX402" } as const;
+app.get(
+  "/metered",
+  requirePayment({ ...access, plansUrl: "/v1/plans", x402: null })(metered),
+  chargeCredits({ ...access, cost: 1 }),
+  constant,
+);
 const listener = await startPublicListener({ host: "127.0.0.1", port, app });
 console.log(`listening ${raws.join(",")}`);
 

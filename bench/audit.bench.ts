@@ -9,16 +9,11 @@
  * Last line: one JSON object of the figures, `auditFigures` in bench/benchFigures.ts.
  */
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { autoload } from "@shazow/whatsabi";
 import { createPublicClient, http } from "viem";
 import { auditContract } from "../api/capability/auditContract";
 import { devnetChain } from "../devnet/client";
-import { readManifest } from "../devnet/manifest";
-import { startDevnet } from "../devnet/startDevnet";
-import { devnetReadTimeoutMs } from "../test/support/startService";
+import { openBenchDevnet } from "./benchDevnet";
 import { auditFigures, printFigures } from "./benchFigures";
 
 const warmup = Number(process.env.BENCH_WARMUP ?? 20);
@@ -43,21 +38,12 @@ globalThis.fetch = async (input, init) => {
   return new Response(JSON.stringify(answers), { headers: { "content-type": "application/json" } });
 };
 
-const devnetManifest = process.env.BENCH_DEVNET_MANIFEST || undefined;
-const devnet = devnetManifest
-  ? { manifest: readManifest(devnetManifest), stop: async () => {} }
-  : await startDevnet({
-      port: 0,
-      blockTime: 0,
-      traffic: false,
-      manifestPath: join(mkdtempSync(join(tmpdir(), "bench-audit-")), "manifest.json"),
-    });
+const devnet = await openBenchDevnet("audit");
 try {
   const { manifest } = devnet;
   const diamond = manifest.contracts.diamond;
   if (!diamond) throw new Error("no diamond in the manifest");
-  // On the test run's shared devnet (the suite's smoke run) it waits as the tests do; on its own, 4 s.
-  const timeoutMs = devnetManifest ? devnetReadTimeoutMs : undefined;
+  const { timeoutMs } = devnet;
   const deps = { providers: [{ name: "devnet", url: manifest.rpcUrl, trusted: true, timeoutMs }], chainId: 8453 };
   const client = createPublicClient({ chain: devnetChain(manifest.rpcUrl), transport: http(manifest.rpcUrl) });
 

@@ -35,6 +35,21 @@ export const auditFigures = z.strictObject({
   whatsabiResolvedDiamond: z.boolean(),
 });
 
+/** `bench:simulation`: the trade simulation over the devnet's fixture tokens, the audit timed beside it. */
+export const simulationFigures = z.strictObject({
+  p50Ms: z.number(),
+  p95Ms: z.number(),
+  /** HTTP round trips to the RPC after the pin (the pools' batch, the simulation's eth_call). */
+  rpcRoundTrips: z.number().int(),
+  fixtures: z.number().int(),
+  /** Fixtures whose observed figures equal their parameters exactly. */
+  exact: z.number().int(),
+  /** The audit of the devnet Diamond in the same run, interleaved. */
+  auditP50Ms: z.number(),
+  /** Our p50 over the audit's. */
+  ratioToAudit: z.number(),
+});
+
 /** `bench:listener`: the public port's throughput (medians of the rounds) and CPU time a request. */
 export const listenerFigures = z.strictObject({
   backend,

@@ -76,6 +76,25 @@ export const ManifestDexes: z.ZodType<DexDeployments> = z.object({
   slipstream: z.array(z.object({ factory: address, implementation: address, tickSpacings: z.array(z.number().int()) })),
 });
 
+/** A trade simulation fixture token: its traps (SimFixtureToken's parameters) and its pools. */
+export const SimulationFixture = z.object({
+  name: z.string(),
+  address,
+  decimals: z.number().int(),
+  treasury: address,
+  traps: z.object({
+    buyFeeBps: z.number().int(),
+    sellFeeBps: z.number().int(),
+    transferFeeBps: z.number().int(),
+    rebaseBps: z.number().int(),
+    /** Base units, decimal; "0" for none. */
+    maxTxAmount: z.string().regex(/^\d+$/),
+    sellsRestricted: z.boolean(),
+  }),
+  pools: z.array(z.object({ kind: z.enum(["uniswap-v2", "aerodrome-volatile"]), address, quote: z.string() })),
+});
+export type SimulationFixture = z.infer<typeof SimulationFixture>;
+
 /** Everything a test or tool needs to find on the devnet; nothing else hard-codes devnet addresses. */
 export const Manifest = z.object({
   chainId: z.number().int(),
@@ -96,6 +115,8 @@ export const Manifest = z.object({
   pools: z.array(ManifestPool),
   /** Uniswap V4 pools in the PoolManager (at Base's address): of tracked tokens, one with swap hooks, one of untracked tokens. */
   v4Pools: z.array(ManifestV4Pool),
+  /** The trade simulation's fixture tokens (devnet/seed/simulationTokens.ts). */
+  simulationTokens: z.array(SimulationFixture),
   /** Every other deployed fixture by a stable name (proxies, Diamond, facets, Multicall3, ...). */
   contracts: z.record(z.string(), address),
 });

@@ -2,9 +2,11 @@ import { devnetAccount, devnetRoles } from "./accounts";
 import { createDevnetClient, type SeedContext } from "./client";
 import { compileFixtures } from "./compile";
 import type { Manifest } from "./manifest";
+import { seedBatchSettlement } from "./seed/batchSettlement";
 import { seedCapabilityFixtures } from "./seed/capabilities";
 import { seedGasPriceOracle } from "./seed/gasPriceOracle";
-import { seedPools } from "./seed/pools";
+import { seedPools, tokenOf } from "./seed/pools";
+import { seedSimulationTokens } from "./seed/simulationTokens";
 import { seedTokens } from "./seed/tokens";
 import { seedV4Pools } from "./seed/v4Pools";
 
@@ -24,8 +26,14 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
 
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
+  const simulationTokens = await seedSimulationTokens(
+    ctx,
+    { uniswapV2: markets.dexes.uniswapV2.factory, aerodrome: markets.dexes.aerodrome.factory, router: markets.contracts.swapRouter },
+    { USDC: tokenOf(tokens.tokens, "USDC"), WETH: tokenOf(tokens.tokens, "WETH") },
+  );
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
+  const batchSettlement = await seedBatchSettlement(ctx);
   // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
   const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
 
@@ -40,6 +48,14 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
     dexes: markets.dexes,
     pools: markets.pools,
     v4Pools: v4.v4Pools,
-    contracts: { ...tokens.contracts, ...markets.contracts, ...v4.contracts, ...capabilities.contracts, gasPriceOracle },
+    simulationTokens,
+    contracts: {
+      ...tokens.contracts,
+      ...markets.contracts,
+      ...v4.contracts,
+      ...capabilities.contracts,
+      gasPriceOracle,
+      ...batchSettlement,
+    },
   };
 }

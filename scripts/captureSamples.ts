@@ -3,14 +3,16 @@ import { encodeFunctionData, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { loadConfig } from "../api/config";
 import { frozenDirectory } from "../api/samples/sampleCatalogue";
-import type { SampleName } from "../api/samples/sampleNames";
+import type { CaptureName } from "../api/samples/sampleNames";
 import { baseChainId } from "../base/baseChain";
 import { readManifest } from "../devnet/manifest";
 
 /**
  * Captures the frozen samples of GET /v1/sample from a running devnet service (`npm start`): a free key
- * for a fresh wallet (a signature, no funds), then one real paid call per sample, each answer written
- * to samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL]`.
+ * for a fresh wallet (a signature, no funds), then one real paid call per capture (the published samples,
+ * and the audit and score the x402 discovery examples come from), each answer written to
+ * samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL] [NAME...]` (names: only those
+ * captures, e.g. the one whose route changed shape).
  */
 async function main() {
   const config = loadConfig();
@@ -37,7 +39,8 @@ async function main() {
     data: encodeFunctionData({ abi: parseAbi(["function mint(address,uint256)"]), functionName: "mint", args: [owner, 1n] }),
     from: owner,
   };
-  const calls: Record<SampleName, { paidRoute: string; request?: unknown; send: () => Promise<Response> }> = {
+  const usdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+  const calls: Record<CaptureName, { paidRoute: string; request?: unknown; send: () => Promise<Response> }> = {
     "gas-fees": { paidRoute: "GET /v1/gas/fees", send: () => fetch(`${api}/v1/gas/fees`, { headers: key }) },
     "dex-metrics": { paidRoute: "GET /v1/dex/metrics", send: () => fetch(`${api}/v1/dex/metrics`, { headers: key }) },
     "token-price": { paidRoute: "GET /v1/token/price/WETH", send: () => fetch(`${api}/v1/token/price/WETH`, { headers: key }) },
@@ -47,9 +50,15 @@ async function main() {
       request: preflight,
       send: () => post("/v1/transaction/preflight", preflight, key),
     },
+    audit: { paidRoute: `GET /v1/audit/${usdc}`, send: () => fetch(`${api}/v1/audit/${usdc}`, { headers: key }) },
+    "security-score": {
+      paidRoute: `GET /v1/security/score/${usdc}`,
+      send: () => fetch(`${api}/v1/security/score/${usdc}`, { headers: key }),
+    },
   };
   mkdirSync(frozenDirectory, { recursive: true });
-  for (const [name, call] of Object.entries(calls)) {
+  const only = process.argv.slice(3);
+  for (const [name, call] of Object.entries(calls).filter(([name]) => only.length === 0 || only.includes(name))) {
     const res = await call.send();
     const response = await res.json();
     if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(response)}`);

@@ -1,4 +1,5 @@
 import type { Context } from "ponder:registry";
+import type { Address } from "viem";
 import { AerodromePoolAbi } from "../abis/AerodromePoolAbi";
 import { SlipstreamPoolAbi } from "../abis/SlipstreamPoolAbi";
 import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
@@ -16,14 +17,18 @@ export type DescribedPool =
   | { ok: true; pool: Omit<NewPool, "blockNumber" | "volume0" | "volume1" | "volumeSince">; ticks?: InitializedTick[] }
   | { ok: false; reason: string; absent: boolean };
 
-/** Verifies a planned pool (verifyPool.ts) and reads its state at `blockNumber`: reserves, or slot0, liquidity and at most `maxTicks` ticks. */
+/**
+ * Verifies a planned pool (verifyPool.ts; `listed`: what its factory lists, when read in a batch already) and
+ * reads its state at `blockNumber`: reserves, or slot0, liquidity and at most `maxTicks` ticks.
+ */
 export async function describePlannedPool(
   client: Context["client"],
   planned: PlannedPool,
   blockNumber: bigint,
   maxTicks: number,
+  listed?: Address,
 ): Promise<DescribedPool> {
-  const verified = await verifyPool(client, planned, blockNumber);
+  const verified = await verifyPool(client, planned, blockNumber, listed);
   if (!verified.ok) return verified;
   const { identity } = verified;
   const at = { address: identity.address, blockNumber } as const;

@@ -6,6 +6,13 @@ import type { PlannedV4Pool } from "./config/indexerEnv";
 import type { DescribedPool } from "./describePlannedPool";
 import { readInitializedTicks } from "./readInitializedTicks";
 
+/** What a V4 candidate the PoolManager holds no initialized pool for is (before its start block). */
+export const uninitializedV4Pool: DescribedPool = {
+  ok: false,
+  reason: "the PoolManager holds no such pool (not initialized before the start block)",
+  absent: true,
+};
+
 /**
  * A planned Uniswap V4 pool's state, read from the PoolManager's storage through `extsload` as V4's
  * StateLibrary reads it, at `blockNumber`: slot0, the in-range liquidity and every initialized tick
@@ -31,8 +38,7 @@ export async function describeV4Pool(
   const [slot0Word, liquidityWord] = await load([slots.slot0, slots.liquidity]);
   if (slot0Word === undefined || liquidityWord === undefined) throw new Error("extsload answered fewer words than asked");
   const { sqrtPriceX96, tick } = decodeUniswapV4Slot0(slot0Word);
-  if (sqrtPriceX96 === 0n)
-    return { ok: false, reason: "the PoolManager holds no such pool (not initialized before the start block)", absent: true };
+  if (sqrtPriceX96 === 0n) return uninitializedV4Pool;
   const read = await readInitializedTicks(planned.key.tickSpacing, maxTicks, {
     words: async (wordPositions) => (await load(wordPositions.map(slots.tickBitmapWord))).map((w) => BigInt(w)),
     liquidities: async (ticks) => (await load(ticks.map(slots.tick))).map(decodeUniswapV4TickLiquidity),

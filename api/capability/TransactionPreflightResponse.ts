@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ObservationBlock, RpcObservation, TrustLevel } from "../chain/ObservationBlock";
+import { ObservationEvidence } from "../chain/ObservationBlock";
 import { WireAddress } from "../http/params";
 import { ExecutionRole, Limitations } from "./AuditResponse";
 import { Dissection } from "./Dissection";
@@ -53,13 +53,7 @@ export const TransactionPreflightResponse = z.strictObject({
     })
     .nullable(),
   simulationObservation: SimulationObservation,
-  evidenceGrade: z.boolean(),
-  evidenceStatus: z.enum(["VERIFIED", "UNVERIFIED"]),
-  reason: z.string(),
-  effectiveTrust: TrustLevel,
-  observationBlock: ObservationBlock,
-  rpcObservation: RpcObservation,
-  notASafetyGuarantee: z.literal(true),
+  ...ObservationEvidence,
   reachability: z.literal("NOT_ESTABLISHED"),
   limitations: Limitations,
   conclusion: z.null(),

@@ -55,3 +55,14 @@ export const RpcObservation = z.strictObject({
   observationReused: z.boolean(),
 });
 export type RpcObservation = z.infer<typeof RpcObservation>;
+
+/** The evidence fields of an answer observed at a pinned block (preflight, trade simulation), spread into its schema. */
+export const ObservationEvidence = {
+  evidenceGrade: z.boolean(),
+  evidenceStatus: z.enum(["VERIFIED", "UNVERIFIED"]),
+  reason: z.string(),
+  effectiveTrust: TrustLevel,
+  observationBlock: ObservationBlock,
+  rpcObservation: RpcObservation,
+  notASafetyGuarantee: z.literal(true),
+};

@@ -7,7 +7,21 @@ import { type RpcOutcome, type RpcRequest, rpcBatch } from "./rpcBatch";
 export type PinnedRead =
   | { kind: "code"; address: Address }
   | { kind: "storage"; address: Address; slot: Hex }
-  | { kind: "call" /** Absent: a deployless call (the data is creation code). */; to?: Address; data: Hex; from?: Address; value?: Hex };
+  | {
+      kind: "call";
+      /** Absent: a deployless call (the data is creation code). */
+      to?: Address;
+      data: Hex;
+      from?: Address;
+      value?: Hex;
+      /** Hex gas limit of the call. */
+      gas?: Hex;
+      /** eth_call's state override set (code, balance or storage slots by address). */
+      stateOverride?: StateOverrideSet;
+    };
+
+/** eth_call's third parameter, as JSON-RPC takes it. */
+export type StateOverrideSet = Record<Address, { code?: Hex; balance?: Hex; stateDiff?: Record<Hex, Hex> }>;
 
 export type PinnedReadResult = { ok: true; value: Hex } | { ok: false; error: string; reverted: boolean };
 
@@ -78,7 +92,8 @@ function toRequest(r: PinnedRead, at: { blockHash: Hex }): RpcRequest {
   if (r.to) tx.to = r.to;
   if (r.from) tx.from = r.from;
   if (r.value) tx.value = r.value;
-  return { method: "eth_call", params: [tx, at] };
+  if (r.gas) tx.gas = r.gas;
+  return { method: "eth_call", params: r.stateOverride ? [tx, at, r.stateOverride] : [tx, at] };
 }
 
 function toResult(outcome: RpcOutcome): PinnedReadResult {

@@ -1,5 +1,5 @@
 import type { ReadHead } from "../chain/probeProvider";
-import { type ShareReadsParameters, shareReads } from "./shareReads";
+import { type ShareReadsParameters, shareReads } from "../memo/shareReads";
 
 /**
  * `readHead` shared per provider and block tag (`shareReads`): any number of status calls make at most

@@ -6,40 +6,39 @@ import { answer } from "./answer";
 /** What `c.json(value, status)` returns, as a route handler's type checks it. */
 type JsonAnswer<T, S extends ContentfulStatusCode> = Response & TypedResponse<JSONParsed<T>, S, "json">;
 
-/** `c.json(value, status, headers)`, built by `answer`: the headers a plain record, the credit meter's charge before it. */
-export function answerJson<T extends object, S extends ContentfulStatusCode>(
-  c: Context,
-  value: T,
-  status: S,
-  headers: Record<string, string> = {},
-): Promise<JsonAnswer<T, S>> {
-  return jsonText(c, JSON.stringify(value), status, headers);
-}
+/** How a JSON answer is sent, beside its value. */
+export type JsonAnswerOptions<S extends ContentfulStatusCode> = {
+  /** Default 200. */
+  status?: S;
+  /** Headers of this answer (they win over those the middleware added). */
+  headers?: Record<string, string>;
+  /**
+   * The value is one answer object that many requests share (a market answer is one object per reading
+   * of the index): its JSON text is made once and sent to each of them. Serialising the price answer's
+   * 2.4 KB on every call was 6% of the price route's time under load. A shared answer is never changed
+   * once it has been answered.
+   */
+  shared?: boolean;
+};
 
 /** The JSON text of answer objects that many requests share, each serialised once. */
 const serialized = new WeakMap<object, string>();
 
 /**
- * `answerJson` for an answer object that many requests share (a market answer is one object per
- * reading of the index): its JSON text is made once and sent to each of them. Serialising the price
- * answer's 2.4 KB on every call was 6% of the price route's time under load. A shared answer is never
- * changed once it has been answered.
+ * The one way a route answers JSON: `value`'s JSON, built by `answer`, its headers one plain record
+ * with those the middleware added (`answerHeader`), the credit meter's charge before it. Typed as
+ * `c.json(value, status)` would be.
  */
-export function sharedJson<T extends object, S extends ContentfulStatusCode>(
+export function answerJson<T extends object, S extends ContentfulStatusCode = 200>(
   c: Context,
   value: T,
-  status: S,
-  headers: Record<string, string>,
+  { status = 200 as S, headers = {}, shared = false }: JsonAnswerOptions<S> = {},
 ): Promise<JsonAnswer<T, S>> {
-  let text = serialized.get(value);
+  let text = shared ? serialized.get(value) : undefined;
   if (text === undefined) {
     text = JSON.stringify(value);
-    serialized.set(value, text);
+    if (shared) serialized.set(value, text);
   }
-  return jsonText(c, text, status, headers);
-}
-
-function jsonText<T, S extends ContentfulStatusCode>(c: Context, text: string, status: S, headers: Record<string, string>) {
   // The body is the value's JSON: typed as c.json would type it.
   return answer(c, text, status, { ...headers, "content-type": "application/json" }) as Promise<JsonAnswer<T, S>>;
 }

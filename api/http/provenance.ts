@@ -1,6 +1,6 @@
 import { ApiError, type Failure } from "../errors";
 
-type ProvenanceBlock = { providerName: string | null; trustLevel: string };
+export type ProvenanceBlock = { providerName: string | null; trustLevel: string };
 
 /** `X-Service-RPC-Provider` and `X-Service-Trust-Level` of an observation block (none without one). */
 export function provenanceHeaders(block: ProvenanceBlock | undefined): Record<string, string> {

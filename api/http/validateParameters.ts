@@ -13,7 +13,7 @@ export type ParameterSchemas = { params?: z.ZodType; query?: z.ZodType };
  * so a metered GET is validated without either cost (docs/operations.md#the-market-route). The handler
  * reads the result with `c.req.valid("param")` and `c.req.valid("query")` as before. The schemas must
  * parse synchronously (no async refinement or transform: zod throws on one, a 500), as every one in the
- * route table does (test/api/routeTable.test.ts).
+ * route list does (test/api/routeList.test.ts).
  */
 export function validateParameters({ params, query }: ParameterSchemas): MiddlewareHandler<AccessEnv> {
   return function validateParameters(c, next) {

@@ -1,7 +1,7 @@
 import type { CreditService } from "../access/createCreditService";
-import { onePerProcess } from "../access/onePerProcess";
 import type { Config } from "../config";
 import type { IndexDb } from "../index/indexDb";
+import { onePerProcess } from "../memo/onePerProcess";
 import { createServerApp } from "../server";
 import { closeOnShutdown } from "./closeOnShutdown";
 import { type PublicListener, startPublicListener } from "./startPublicListener";

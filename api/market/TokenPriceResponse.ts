@@ -26,7 +26,15 @@ export const PricedPool = z.strictObject({
 export type PricedPool = z.infer<typeof PricedPool>;
 
 export const ExcludedPool = PricedPool.extend({
-  reason: z.enum(["HOOK_CAN_CHANGE_SWAP", "INCONSISTENT_TICKS", "UNQUOTABLE", "EMPTY", "BELOW_MIN_DEPTH", "NOT_AMONG_DEEPEST"]),
+  reason: z.enum([
+    "HOOK_CAN_CHANGE_SWAP",
+    "INCONSISTENT_TICKS",
+    "INCOMPLETE_TICKS",
+    "UNQUOTABLE",
+    "EMPTY",
+    "BELOW_MIN_DEPTH",
+    "NOT_AMONG_DEEPEST",
+  ]),
 });
 
 /** `GET /v1/token/price/{symbol}`: the median USD price over the up-to-five deepest indexed pools, and how it was reached. */

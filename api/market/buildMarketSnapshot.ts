@@ -1,6 +1,7 @@
 import { type Address, zeroAddress } from "viem";
 import type { IndexDb } from "../index/indexDb";
 import { type IndexedChainHead, readChainHead } from "../index/readChainHead";
+import { type PoolCandidateCounts, readPoolCandidateCounts } from "../index/readPoolCandidateCounts";
 import { type IndexedPool, readPools } from "../index/readPools";
 import { readPoolTicks } from "../index/readPoolTicks";
 import { readSwapVolumes, type SwapVolume } from "../index/readSwapVolumes";
@@ -21,6 +22,10 @@ export type MarketSnapshot = {
   /** The first block whose transfers are indexed: no whale window reaches before it. */
   transfersFromBlock: bigint;
   quotes: PoolQuote[];
+  /** Indexed pools left unquoted: a token of theirs is not a verified tracked token (no decimals to read it by). */
+  unquoted: number;
+  /** The planned pools by outcome: `indexed` ones are the pools above, quoted or not. */
+  candidates: PoolCandidateCounts;
   prices: Map<Address, TokenPrice>;
   /** Per pool address, what it swapped in the volume window. */
   volumes: Map<string, SwapVolume>;
@@ -50,11 +55,12 @@ export async function buildMarketSnapshot(indexDb: IndexDb, chainId: number, rul
     const head = await readChainHead(indexDb, chainId);
     if (!head) return null;
     const volumeFrom = head.timestamp - BigInt(rules.volumeWindowSeconds);
-    const [tracked, pools, ticks, volumes] = await Promise.all([
+    const [tracked, pools, ticks, volumes, candidates] = await Promise.all([
       readTrackedTokens(indexDb, chainId),
       readPools(indexDb, chainId),
       readPoolTicks(indexDb, chainId),
       readSwapVolumes(indexDb, chainId, volumeFrom),
+      readPoolCandidateCounts(indexDb, chainId),
     ]);
     const after = await readChainHead(indexDb, chainId);
     if (after?.hash !== head.hash) continue;
@@ -78,6 +84,8 @@ export async function buildMarketSnapshot(indexDb: IndexDb, chainId: number, rul
       // Every tracked token's transfers come from one source, with one start block.
       transfersFromBlock: verified[0]?.transfersFromBlock ?? 0n,
       quotes,
+      unquoted: pools.length - quotes.length,
+      candidates,
       prices,
       volumes,
       volumeWindow: { from: volumeFrom, to: head.timestamp },

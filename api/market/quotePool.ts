@@ -6,7 +6,7 @@ import type { Ratio } from "./ratio";
 import { stableCurveBandDepth } from "./stableCurveDepth";
 
 /** Why a pool is listed but does not set a price. */
-export type PoolFlag = "HOOK_CAN_CHANGE_SWAP" | "INCONSISTENT_TICKS" | "UNQUOTABLE" | "EMPTY";
+export type PoolFlag = "HOOK_CAN_CHANGE_SWAP" | "INCONSISTENT_TICKS" | "INCOMPLETE_TICKS" | "UNQUOTABLE" | "EMPTY";
 
 /**
  * A Uniswap V4 pool whose hooks may change what a swap pays or receives: a swap permission in the hooks
@@ -32,6 +32,8 @@ export function quotePool(pool: IndexedPool, ticks: readonly TickLiquidity[], de
   const flags: PoolFlag[] = hookCanChangeSwap(pool.hooks, pool.fee) ? ["HOOK_CAN_CHANGE_SWAP"] : [];
   const spot = poolSpotPrice(pool, decimals0, decimals1);
   if (!spot) return { pool, spot: null, depth: null, holdings: null, flags: [...flags, "EMPTY"] };
+  // A tick gained past INDEXER_MAX_TICKS_PER_POOL was not stored: no depth is computed without it.
+  if (pool.ticksIncomplete) return { pool, spot, depth: null, holdings: null, flags: [...flags, "INCOMPLETE_TICKS"] };
   if (pool.sqrtPriceX96 !== null && pool.liquidity !== null && pool.tick !== null) {
     const state = { sqrtPriceX96: pool.sqrtPriceX96, tick: pool.tick, liquidity: pool.liquidity };
     const depth = concentratedBandDepth(state, ticks);

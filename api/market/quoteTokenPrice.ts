@@ -1,8 +1,8 @@
 import { failure, type Result, success } from "../errors";
+import { oncePer } from "../memo/oncePer";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import { describePool, priceDigits, routeOf, usdDigits } from "./describePool";
 import { type MarketSymbol, marketSymbols, pricedSymbolOf, resolveMarketSymbol } from "./marketSymbols";
-import { oncePer } from "./oncePer";
 import type { TokenPrice } from "./priceTokens";
 import { compareRatio, formatRatio, type Ratio } from "./ratio";
 import type { MarketReading, ReadMarket } from "./readMarket";
@@ -46,7 +46,7 @@ export async function quoteTokenPrice(readMarket: ReadMarket, requested: string)
 /** Answers of one snapshot by symbol: computed once per indexed block and symbol. */
 const answersOf = oncePer((_: MarketSnapshot) => new Map<MarketSymbol, Result<Omit<TokenPriceResponse, "provenance">>>());
 
-/** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text, `sharedJson`). */
+/** Answers with their provenance, by symbol, of one reading: every request served from it gets the same object (sent as one JSON text made once: `answerJson` with `shared`). */
 const quotesOf = oncePer((_: MarketReading) => new Map<MarketSymbol, Result<TokenPriceResponse>>());
 
 function answerFor(snapshot: MarketSnapshot, symbol: MarketSymbol): Result<Omit<TokenPriceResponse, "provenance">> {

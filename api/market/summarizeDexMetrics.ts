@@ -1,8 +1,8 @@
 import { type Result, success } from "../errors";
+import { oncePer } from "../memo/oncePer";
 import type { MarketSnapshot } from "./buildMarketSnapshot";
 import type { DexMetricsResponse } from "./DexMetricsResponse";
 import { priceDigits, usdDigits } from "./describePool";
-import { oncePer } from "./oncePer";
 import { addRatio, formatRatio, mulRatio, type Ratio } from "./ratio";
 import type { ReadMarket } from "./readMarket";
 
@@ -14,7 +14,8 @@ const emptyTotals = (): Totals => ({ pools: 0, reserve: zero, depth: zero, volum
 /**
  * Reserves, ±2% depth and volume of the indexed pools whose two tokens have a USD price, each valued at
  * the token's median price (exact until the figures are formatted), with a coverage object naming
- * exactly the tokens, DEXes and pools summed: never a whole-chain total.
+ * exactly the tokens, DEXes and pools summed, every other indexed pool by why it is left out, and the
+ * planned pools by outcome: never a whole-chain total.
  */
 export async function summarizeDexMetrics(readMarket: ReadMarket): Promise<Result<DexMetricsResponse>> {
   const market = await readMarket();
@@ -30,12 +31,21 @@ const summaryOf = oncePer((snapshot: MarketSnapshot): Omit<DexMetricsResponse, "
   const byDex = new Map<string, Totals>();
   const covered = new Set<string>();
   const hookedPools: string[] = [];
-  const excluded = { UNPRICED_TOKEN: 0, INCONSISTENT_TICKS: 0, EMPTY: 0 };
+  const summedPools: string[] = [];
+  const excluded = {
+    UNVERIFIED_TOKEN: snapshot.unquoted,
+    UNPRICED_TOKEN: 0,
+    INCONSISTENT_TICKS: 0,
+    INCOMPLETE_TICKS: 0,
+    UNQUOTABLE: 0,
+    EMPTY: 0,
+  };
   for (const quote of snapshot.quotes) {
     const usd0 = usdPerBaseUnit(quote.pool.token0);
     const usd1 = usdPerBaseUnit(quote.pool.token1);
-    if (quote.flags.includes("EMPTY")) excluded.EMPTY++;
-    else if (quote.flags.includes("INCONSISTENT_TICKS") || !quote.depth || !quote.holdings) excluded.INCONSISTENT_TICKS++;
+    const flag = excludingFlags.find((f) => quote.flags.includes(f));
+    if (flag) excluded[flag]++;
+    else if (!quote.depth || !quote.holdings) excluded.INCONSISTENT_TICKS++;
     else if (!usd0 || !usd1) excluded.UNPRICED_TOKEN++;
     else {
       const value = (amount0: bigint, amount1: bigint) =>
@@ -54,6 +64,7 @@ const summaryOf = oncePer((snapshot: MarketSnapshot): Omit<DexMetricsResponse, "
       byDex.set(quote.pool.kind, dex);
       covered.add(tokenKey(quote.pool.token0, snapshot));
       covered.add(tokenKey(quote.pool.token1, snapshot));
+      summedPools.push(quote.pool.address);
       if (quote.flags.includes("HOOK_CAN_CHANGE_SWAP")) hookedPools.push(quote.pool.address);
     }
   }
@@ -74,14 +85,20 @@ const summaryOf = oncePer((snapshot: MarketSnapshot): Omit<DexMetricsResponse, "
     },
     coverage: {
       scope: "TRACKED_POOLS",
+      poolSet: "VERIFIED_CANDIDATES",
+      candidates: snapshot.candidates,
       tokens,
       dexes: [...byDex.keys()].sort(),
       pools: totals.pools,
+      summedPools: summedPools.sort(),
       hookedPools: hookedPools.sort(),
       excluded,
     },
   };
 });
+
+/** The flags that leave a pool out of the sums (a hooked pool is summed: its liquidity is real), first match counted. */
+const excludingFlags = ["EMPTY", "UNQUOTABLE", "INCOMPLETE_TICKS", "INCONSISTENT_TICKS"] as const;
 
 const isoOf = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
 

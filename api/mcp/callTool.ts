@@ -4,7 +4,8 @@ import { Context, type MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { ApiError } from "../errors";
 import { handleError } from "../http/errorHandling";
-import type { McpTool } from "./mcpTools";
+import { answerJson } from "../http/jsonAnswer";
+import type { McpTool } from "./McpTool";
 
 /** Who calls a tool: the MCP request (its headers carry the credential or payment) and its HTTP connection's bindings (the client address). */
 export type ToolCaller = { request: Request; env: unknown };
@@ -34,7 +35,7 @@ export async function callTool(
         return;
       }
       value = JSON.parse(JSON.stringify(result.value));
-      c.res = c.json(value);
+      c.res = await answerJson(c, value as object);
     } catch (err) {
       c.res = handleError(err as Error, c);
     }

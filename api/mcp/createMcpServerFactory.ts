@@ -1,8 +1,8 @@
 import { type AuthInfo, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
-import type { AccessChain } from "../routes/createRouteMounter";
+import type { AccessChain } from "../routes/MountRoute";
 import { callTool, type ToolCaller } from "./callTool";
-import type { McpTool } from "./mcpTools";
+import type { McpTool } from "./McpTool";
 import { withJsonSchemaOnce } from "./withJsonSchemaOnce";
 
 /** How the MCP server names itself (initialize, server/discover, the server card). */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { failure, type Result, success } from "../errors";
-import { routes } from "../routes/routeTable";
+import { mcp } from "./mcpRoutes";
 import { SseSessionTransport, type SseStreamBounds } from "./SseSessionTransport";
 
 export type SseSessions = {
@@ -37,19 +37,15 @@ export function createSseSessions({ newServer, maxStreams, maxStreamsPerClient, 
   return {
     open(messagesPath, client) {
       if (sessions.size >= maxStreams) {
-        return failure(
-          "MCP_STREAMS_EXHAUSTED",
-          `all ${maxStreams} legacy SSE streams are open; retry later, or use POST ${routes.mcp.path}`,
-          {
-            retryAfterSeconds,
-          },
-        );
+        return failure("MCP_STREAMS_EXHAUSTED", `all ${maxStreams} legacy SSE streams are open; retry later, or use POST ${mcp.path}`, {
+          retryAfterSeconds,
+        });
       }
       const held = heldBy.get(client) ?? 0;
       if (held >= maxStreamsPerClient) {
         return failure(
           "MCP_TOO_MANY_STREAMS",
-          `this address holds its ${maxStreamsPerClient} open legacy SSE streams; close one, or use POST ${routes.mcp.path}`,
+          `this address holds its ${maxStreamsPerClient} open legacy SSE streams; close one, or use POST ${mcp.path}`,
           { retryAfterSeconds },
         );
       }

@@ -1,5 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
-import { routes } from "../routes/routeTable";
+import { mcp, mcpMessages, mcpSse } from "./mcpRoutes";
 
 /** The 2026-era revision the v2 server packages negotiate (they do not export their list of it). */
 const modernProtocolVersions = ["2026-07-28"] as const;
@@ -18,13 +18,13 @@ export function mcpEndpoints(origin: string) {
   return [
     {
       type: "streamable-http",
-      url: `${origin}${routes.mcp.path}`,
+      url: `${origin}${mcp.path}`,
       protocolVersions: [...modernProtocolVersions, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= "2025-03-26")],
     },
     {
       type: "sse",
-      url: `${origin}${routes.mcpSse.path}`,
-      messagesUrl: `${origin}${routes.mcpMessages.path}`,
+      url: `${origin}${mcpSse.path}`,
+      messagesUrl: `${origin}${mcpMessages.path}`,
       protocolVersions: ["2024-11-05"],
     },
   ] as const;

@@ -2,14 +2,16 @@ import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@mod
 import type { Context } from "hono";
 import { defaultMcpLimits, type ServiceOrigins } from "../config";
 import { ApiError, type ErrorCode, errorCodes } from "../errors";
+import { buildAnswer } from "../http/answer";
+import { answerJson } from "../http/jsonAnswer";
 import { readJsonBody } from "../http/jsonBody";
 import { requestOrigin } from "../http/requestOrigin";
-import type { AccessChain, MountRoute } from "../routes/createRouteMounter";
 import { defaultMaxBodyBytes } from "../routes/defineRoute";
-import { routes } from "../routes/routeTable";
+import type { AccessChain, MountRoute } from "../routes/MountRoute";
 import { connectionOf, createMcpServerFactory } from "./createMcpServerFactory";
 import { createSseSessions } from "./createSseSessions";
-import type { McpTool } from "./mcpTools";
+import type { McpTool } from "./McpTool";
+import { mcp, mcpMessages, mcpRegistryEntry, mcpServerCard, mcpSse, mcpStream } from "./mcpRoutes";
 import { primeEventStream, readsPrimingEvent } from "./primeEventStream";
 import { registryEntry } from "./registryEntry";
 import { serverCard } from "./serverCard";
@@ -76,7 +78,7 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
   // The SDK's answer (answerHeaders adds CORS to it).
   const forward = (c: Context, res: Response) => c.newResponse(res.body, res);
 
-  mount(routes.mcp, async (c) => {
+  mount(mcp, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     if (!acceptsJsonOrSse(c.req.header("accept"))) {
       return rpcError(c, "MCP_NOT_ACCEPTABLE", -32000, "Accept must allow application/json or text/event-stream");
@@ -86,21 +88,21 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
     const res = await handler.fetch(c.req.raw, { parsedBody: message, authInfo: connectionOf(c) });
     return forward(c, readsPrimingEvent(message, c.req.header("mcp-protocol-version")) ? primeEventStream(res) : res);
   });
-  mount(routes.mcpStream, async (c) => {
+  mount(mcpStream, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     return forward(c, await handler.fetch(c.req.raw));
   });
-  mount(routes.mcpSse, async (c) => {
+  mount(mcpSse, async (c) => {
     if (originRefused(c)) throw new ApiError("MCP_ORIGIN_REJECTED", refusedOrigin);
-    const session = sessions.open(routes.mcpMessages.path, clientBucket(c));
+    const session = sessions.open(mcpMessages.path, clientBucket(c));
     if (!session.ok) throw ApiError.of(session);
     return c.body(session.value.stream, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
   });
-  mount(routes.mcpMessages, async (c) => {
+  mount(mcpMessages, async (c) => {
     if (originRefused(c)) return rpcError(c, "MCP_ORIGIN_REJECTED", -32000, refusedOrigin);
     const session = sessions.get(c.req.valid("query").sessionId);
     if (!session)
-      return rpcError(c, "MCP_SESSION_NOT_FOUND", -32001, `no open SSE session has this sessionId; open GET ${routes.mcpSse.path} first`);
+      return rpcError(c, "MCP_SESSION_NOT_FOUND", -32001, `no open SSE session has this sessionId; open GET ${mcpSse.path} first`);
     const message = await readMessage(c);
     if (message instanceof Response) return message;
     let parsed: JSONRPCMessage;
@@ -110,12 +112,12 @@ export function mountMcpRoutes(mount: MountRoute, { tools, accessChain, origins,
       return rpcError(c, "MCP_INVALID_MESSAGE", -32600, "the body is not a JSON-RPC message");
     }
     session.receive(parsed, { request: c.req.raw, authInfo: connectionOf(c) });
-    return c.json({ accepted: true as const }, 200);
+    return answerJson(c, { accepted: true as const });
   });
   const card = perOrigin((origin) => serverCard(tools, origin));
-  mount(routes.mcpServerCard, (c) => c.json(card(requestOrigin(c, origins)), 200));
+  mount(mcpServerCard, (c) => answerJson(c, card(requestOrigin(c, origins)), { shared: true }));
   const entry = perOrigin((origin) => registryEntry(origin, origins));
-  mount(routes.mcpRegistryEntry, (c) => c.json(entry(requestOrigin(c, origins)), 200));
+  mount(mcpRegistryEntry, (c) => answerJson(c, entry(requestOrigin(c, origins)), { shared: true }));
 }
 
 /** `build` of an origin, built once: a request names one of the service's (at most two) origins. */
@@ -145,9 +147,10 @@ async function readMessage(c: Context): Promise<object | Response> {
   return value;
 }
 
-/** A JSON-RPC error answer with `code`'s HTTP status; the service's code rides in `error.data.error`. */
+/** A JSON-RPC error answer with `code`'s HTTP status (a refusal: nothing is charged); the service's code rides in `error.data.error`. */
 function rpcError(c: Context, code: ErrorCode, rpcCode: number, message: string) {
-  return c.json({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { error: code } }, id: null }, errorCodes[code].status);
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { error: code } }, id: null });
+  return buildAnswer(c, body, errorCodes[code].status, { "content-type": "application/json" });
 }
 
 /** Whether an Accept header allows JSON or an event stream (no header allows anything). */

@@ -1,5 +1,5 @@
 import type { ServiceOrigins } from "../config";
-import { routes } from "../routes/routeTable";
+import { site } from "../routes/site";
 import { mcpServerInfo } from "./createMcpServerFactory";
 import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
 import { stdioEnvironment, stdioPackage } from "./stdioPackage";
@@ -17,8 +17,8 @@ const apiKeyHeader = {
 
 /**
  * The server's entry for the official MCP registry (GET /.well-known/mcp/server.json, what `mcp-publisher
- * publish` sends) as reached at `origin`: the remote endpoints of the server card, and the JS client's stdio
- * command as its npm package, under the client's `mcpName` (the registry checks an npm package by it).
+ * publish` sends) as reached at `origin`: the remote endpoints of the server card, and the stdio package
+ * (clients/mcp), under its `mcpName` (the registry checks an npm package by it).
  */
 export function registryEntry(origin: string, origins: ServiceOrigins) {
   // The stdio command's fallback for idempotent reads: the deployment's other origin, if it has two.
@@ -29,7 +29,7 @@ export function registryEntry(origin: string, origins: ServiceOrigins) {
     title: mcpServerInfo.title,
     description: mcpServerDescription,
     version: mcpServerInfo.version,
-    websiteUrl: `${origin}${routes.site.path}`,
+    websiteUrl: `${origin}${site.path}`,
     remotes: mcpEndpoints(origin).map(({ type, url }) => ({ type, url, headers: [apiKeyHeader] })),
     packages: [
       {
@@ -38,7 +38,6 @@ export function registryEntry(origin: string, origins: ServiceOrigins) {
         version: stdioPackage.version,
         runtimeHint: "npx",
         transport: { type: "stdio" },
-        packageArguments: [{ type: "positional", value: "mcp" }],
         environmentVariables: stdioEnvironment(origin, fallback),
       },
     ],

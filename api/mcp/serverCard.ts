@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { routes } from "../routes/routeTable";
-import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
-import { mcpToolDiscovery } from "../x402/discovery/mcpToolDiscovery";
+import { bazaarListingUrl, plans } from "../routes/catalogue";
+import { mcpToolBazaar } from "../x402/bazaar/mcpToolBazaar";
 import { mcpServerInfo, mcpToolAnnotations } from "./createMcpServerFactory";
+import type { McpTool } from "./McpTool";
 import { mcpEndpoints, mcpServerDescription } from "./mcpEndpoints";
-import type { McpTool } from "./mcpTools";
 
 /**
  * The MCP server card of `origin` (GET /.well-known/mcp/server-card.json): what an agent or a registry
@@ -24,9 +23,9 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
         { name: "Authorization", value: "Bearer <API_KEY>" },
         { name: "PAYMENT-SIGNATURE", value: "<base64 x402 v2 PaymentPayload>" },
       ],
-      plans: `${origin}${routes.plans.path}`,
+      plans: `${origin}${plans.path}`,
       /** The payable routes as x402 discovery resources (bazaar), listed by us as facilitators would. */
-      x402Discovery: discoveryListingUrl(origin),
+      x402Discovery: bazaarListingUrl(origin),
     },
     tools: tools.map((tool) => {
       const inputSchema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
@@ -40,7 +39,7 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
           ? {
               price: { credits: tool.route.credits, x402Usd: tool.route.x402PriceUsd },
               // x402's tool form of the bazaar declaration: registries list the tool as they list its route.
-              x402Discovery: mcpToolDiscovery(tool.route, { name: tool.name, description: tool.description, inputSchema }),
+              x402Discovery: mcpToolBazaar(tool.route, { name: tool.name, description: tool.description, inputSchema }),
             }
           : {}),
       };

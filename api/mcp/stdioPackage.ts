@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 
-/** The fields of the JS client's package.json that the registry entry names. */
-const ClientPackage = z.object({
+/** The fields of the stdio package's package.json that the registry entry names. */
+const StdioPackageJson = z.object({
   name: z.string(),
   version: z.string(),
   /** The server's name in the MCP registry: the registry checks a listed npm package by this field. */
@@ -10,15 +10,16 @@ const ClientPackage = z.object({
 });
 
 /**
- * The JS client (clients/js), whose `base-capability mcp` command is the server's stdio package: read from its
- * package.json, so the registry entry names the package, version and mcpName that npm holds.
+ * The server's stdio package (clients/mcp: `npx @base-capability/mcp`, the JS client's MCP command with the
+ * MCP SDK and x402 as dependencies, so it starts as listed): read from its package.json, so the registry
+ * entry names the package, version and mcpName that npm holds.
  */
-export const stdioPackage = ClientPackage.parse(
-  JSON.parse(readFileSync(new URL("../../clients/js/package.json", import.meta.url), "utf8")),
+export const stdioPackage = StdioPackageJson.parse(
+  JSON.parse(readFileSync(new URL("../../clients/mcp/package.json", import.meta.url), "utf8")),
 );
 
 /**
- * The stdio command's environment (clients/js/README.md, "Stdio MCP command"), as the registry describes a
+ * The stdio command's environment (clients/js/README.md, "Stdio MCP command"; clients/mcp/README.md), as the registry describes a
  * package's inputs. `origin` and `fallback` are this deployment's: the entry points the command at it.
  */
 export function stdioEnvironment(origin: string, fallback: string | undefined) {

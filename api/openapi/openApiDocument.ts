@@ -4,9 +4,8 @@ import type { AccessEnv } from "../access/AccessOptions";
 import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
 import { routeGroups } from "../routes/routeGroups";
-import { discoveryListingUrl } from "../x402/discovery/discoveryListing";
 
-/** The security schemes the route table's access policies name. */
+/** The security schemes the routes' access policies name. */
 const securitySchemes = {
   apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
   bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
@@ -28,10 +27,10 @@ const securitySchemes = {
 
 /**
  * The OpenAPI 3.1.0 description of API version 2.2.0, generated from the routes mounted on `app`
- * (the route table's schemas), served from the public origin and the fallback host. Call it once every
+ * (the route list's schemas), served from the public origin and the fallback host. Call it once every
  * route is mounted.
  */
-export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins) {
+export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOrigins, x402DiscoveryUrl: string) {
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   }
@@ -53,5 +52,5 @@ export function openApiDocument(app: OpenAPIHono<AccessEnv>, origins: ServiceOri
     },
   });
   // Agents and registries find the x402 discovery listing from the document.
-  return { ...document, "x-x402-discovery": discoveryListingUrl(origins.public) };
+  return { ...document, "x-x402-discovery": x402DiscoveryUrl };
 }

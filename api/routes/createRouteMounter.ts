@@ -1,29 +1,24 @@
-import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
 import type { AccessDeps } from "../access/createAccessDeps";
 import { limitIntentsPerClient } from "../access/limitIntentsPerClient";
-import { payable } from "../access/payable";
 import { publicLimit } from "../access/publicLimit";
 import { requireApiKey } from "../access/requireApiKey";
-import { requireKeyOrGateway } from "../access/requireKeyOrGateway";
 import { requireOperatorBootstrap } from "../access/requireOperatorBootstrap";
+import { requirePayment } from "../access/requirePayment";
 import { jsonBody } from "../http/jsonBody";
 import { type ParameterSchemas, validateParameters } from "../http/validateParameters";
 import { servedCounter } from "../stats/counterNames";
 import type { UsageCounters } from "../stats/createUsageCounters";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { X402Service } from "../x402/createX402Service";
-import { payPerCall } from "../x402/payPerCall";
+import { plans } from "./catalogue";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
-import { routes } from "./routeTable";
-
-/** Registers a route of the table with its handler; the middleware comes from the definition. */
-export type MountRoute = <R extends RouteDefinition>(route: R, handler: RouteHandler<R["openapi"], AccessEnv>) => void;
-
-/** The middleware a route's definition asks for, in order, before its own schemas and handler run. */
-export type AccessChain = (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[];
+import type { AccessChain, MountRoute } from "./MountRoute";
+import type { RouteDeps } from "./RouteDeps";
+import type { ServedRoute } from "./servedRoute";
 
 /**
  * The middleware of a route, in this order: the served counter (it sees the final status, after any
@@ -39,16 +34,12 @@ export function createAccessChain(access: AccessDeps, x402: X402Service | null, 
     await awaitStore(access.storeReady);
     await next();
   };
-  const plansUrl = routes.plans.path;
-  const perCall = (route: RouteDefinition) =>
-    x402 && route.x402PriceUsd !== undefined
-      ? payPerCall({ service: x402, route: { ...route, x402PriceUsd: route.x402PriceUsd }, origins: access.origins, plansUrl })
-      : undefined;
+  const paid = requirePayment({ ...access, plansUrl: plans.path, x402 });
   const policies = {
     public: (route) => [route.rateLimited === "MCP" ? limitMcpPerClient : limitPerClient],
     apiKey: () => [requireApiKey({ ...access, allowExpired: true })],
-    apiKeyOrX402: (route) => [payable({ ...access, plansUrl, perCall: perCall(route) })],
-    apiKeyOrGateway: () => [requireKeyOrGateway(access)],
+    apiKeyOrX402: (route) => [paid({ ...route, access: "apiKeyOrX402" })],
+    apiKeyOrGateway: (route) => [paid({ ...route, access: "apiKeyOrGateway" })],
     operator: () => [requireOperatorBootstrap({ ...access, token: access.operatorBootstrapToken })],
   } satisfies Record<RouteDefinition["access"], (route: RouteDefinition) => MiddlewareHandler<AccessEnv>[]>;
 
@@ -85,4 +76,10 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: Acc
       handler as never,
     );
   };
+}
+
+/** Mounts the routes whose modules carry their handlers, each made from the app's dependencies. */
+export function mountServedRoutes(mount: MountRoute, routes: readonly ServedRoute[], deps: RouteDeps): void {
+  // `servedRoute` and `payableRoute` typed each handler against its own route; the list keeps only that it has one.
+  for (const route of routes) mount(route, route.handler(deps) as never);
 }

@@ -3,12 +3,13 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context } from "hono";
+import { z } from "zod";
 import type { DemoSample } from "../capability/demoSamples";
 import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { freeKeyMessage } from "../keys/intentMessage";
-import type { MountRoute } from "./createRouteMounter";
-import { routes } from "./routeTable";
+import { defineRoute } from "./defineRoute";
+import type { MountRoute } from "./MountRoute";
 
 const siteDirectory = fileURLToPath(new URL("../../site", import.meta.url));
 const swaggerUiDirectory = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -16,6 +17,51 @@ const swaggerUiDirectory = dirname(createRequire(import.meta.url).resolve("swagg
 /** Everything from this origin, no inline script or style element: the pages work offline and behind this policy. */
 const contentSecurityPolicy =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const fileParam = { params: z.object({ file: z.string().max(64) }) };
+
+/**
+ * A page or file of the site: public, left out of the OpenAPI document, and not rate limited (a few
+ * bytes from memory, cacheable); an unknown file is 404.
+ */
+const staticRoute = {
+  method: "get",
+  access: "public",
+  rateLimited: false,
+  hidden: true,
+  responses: { 200: { description: "HTML, a script or a style sheet" } },
+  errors: ["CREDENTIAL_IN_QUERY", "NOT_FOUND"],
+} as const;
+
+export const site = defineRoute({
+  ...staticRoute,
+  group: "Site",
+  path: "/",
+  summary: "The site: what the service does, plans, a demo audit, status, and how to connect",
+});
+
+export const siteAsset = defineRoute({
+  ...staticRoute,
+  group: "Site",
+  path: "/site/{file}",
+  summary: "The site's script and style sheet",
+  request: fileParam,
+});
+
+export const docs = defineRoute({
+  ...staticRoute,
+  group: "Site",
+  path: "/docs",
+  summary: "Interactive API documentation of the OpenAPI document (Swagger UI, served from this origin)",
+});
+
+export const docsAsset = defineRoute({
+  ...staticRoute,
+  group: "Site",
+  path: "/docs/{file}",
+  summary: "The docs page's script and style sheets (its own and swagger-ui-dist's)",
+  request: fileParam,
+});
 
 type StaticFile = { body: Uint8Array; type: string };
 
@@ -63,7 +109,7 @@ function homePage(origin: string, samples: readonly DemoSample[]): StaticFile {
  */
 export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigins; samples: readonly DemoSample[] }) {
   const home = homePage(deps.origins.public, deps.samples);
-  const docs = file(join(siteDirectory, "docs.html"), "text/html; charset=utf-8");
+  const docsPage = file(join(siteDirectory, "docs.html"), "text/html; charset=utf-8");
   const siteAssets: Record<string, StaticFile> = {
     "site.js": file(join(siteDirectory, "site.js"), "text/javascript; charset=utf-8"),
     "site.css": file(join(siteDirectory, "site.css"), "text/css; charset=utf-8"),
@@ -76,18 +122,20 @@ export function mountSiteRoutes(mount: MountRoute, deps: { origins: ServiceOrigi
   };
   const send = (c: Context, f: StaticFile | undefined) => {
     if (!f) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);
-    c.header("Content-Type", f.type);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Cache-Control", "public, max-age=300");
-    if (f.type.startsWith("text/html")) c.header("Content-Security-Policy", contentSecurityPolicy);
-    return c.body(f.body as Uint8Array<ArrayBuffer>, 200);
+    const headers: Record<string, string> = {
+      "Content-Type": f.type,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "public, max-age=300",
+      ...(f.type.startsWith("text/html") ? { "Content-Security-Policy": contentSecurityPolicy } : {}),
+    };
+    return c.body(f.body as Uint8Array<ArrayBuffer>, 200, headers);
   };
-  mount(routes.site, (c) => send(c, home));
-  mount(routes.docs, (c) => send(c, docs));
-  mount(routes.siteAsset, (c) =>
+  mount(site, (c) => send(c, home));
+  mount(docs, (c) => send(c, docsPage));
+  mount(siteAsset, (c) =>
     send(c, Object.hasOwn(siteAssets, c.req.valid("param").file) ? siteAssets[c.req.valid("param").file] : undefined),
   );
-  mount(routes.docsAsset, (c) =>
+  mount(docsAsset, (c) =>
     send(c, Object.hasOwn(docsAssets, c.req.valid("param").file) ? docsAssets[c.req.valid("param").file] : undefined),
   );
 }

@@ -1,11 +1,15 @@
+import { z } from "zod";
 import { probeProvider } from "../chain/probeProvider";
+import { success } from "../errors";
 import { type CheckStatusDeps, checkStatus } from "../health/checkStatus";
 import { readAvailability } from "../health/readAvailability";
-import type { StatusReport } from "../health/StatusReport";
+import { StatusReport } from "../health/StatusReport";
 import { shareHeadReads } from "../health/shareHeadReads";
+import { answerJson } from "../http/jsonAnswer";
+import { routeTool } from "../mcp/McpTool";
 import type { AppStore } from "../store/createAppStore";
-import type { MountRoute } from "./createRouteMounter";
-import { routes } from "./routeTable";
+import { defineRoute } from "./defineRoute";
+import { servedRoute } from "./servedRoute";
 
 /** Where the status route reads the recorded health samples, their sampling interval, and the clock the windows end at. */
 export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSeconds: number; clock?: () => Date };
@@ -29,11 +33,40 @@ export function createStatusCheck(deps: CheckStatusDeps, history: StatusHistoryD
   };
 }
 
-/** The live status: 200, or 503 with the same body when persistence and RPC are both down. */
-export function mountStatusRoutes(mount: MountRoute, checkStatus: () => Promise<StatusReport>) {
-  mount(routes.status, async (c) => {
-    const report = await checkStatus();
-    c.header("Cache-Control", "no-store");
-    return c.json(report, report.status === "UNAVAILABLE" ? 503 : 200);
-  });
-}
+/** The live status: 200, or 503 with the same body when persistence and RPC are both down; also the MCP tool `svc_get_service_status`. */
+export const status = servedRoute(
+  defineRoute({
+    group: "Discovery",
+    method: "get",
+    path: "/v1/status",
+    summary: "Live status of persistence, Base RPC trust, the index, verdict quality and payment settlement",
+    access: "public",
+    responses: {
+      200: { description: "Status, with `history`: availability per series and window where enough samples exist", schema: StatusReport },
+      503: { description: "Persistence and RPC both unreachable (the same Status body)", schema: StatusReport },
+    },
+    errors: ["CREDENTIAL_IN_QUERY", "RATE_LIMITED"],
+  }),
+  {
+    handler:
+      ({ checkStatus }) =>
+      async (c) => {
+        const report = await checkStatus();
+        const headers = { "Cache-Control": "no-store" };
+        return report.status === "UNAVAILABLE" ? answerJson(c, report, { status: 503, headers }) : answerJson(c, report, { headers });
+      },
+    tool: routeTool({
+      name: "svc_get_service_status",
+      title: "Service status",
+      description:
+        "This service's operational status (OPERATIONAL, DEGRADED or UNAVAILABLE): RPC quorum and trust level, index lag, persistence availability and payment settlement. Free, no credential, no parameters.",
+      input: z.object({}),
+      output: StatusReport,
+      serve:
+        ({ checkStatus }) =>
+        async () =>
+          success(await checkStatus()),
+      summarize: (s) => `Status ${s.status}: RPC ${s.rpc.trustLevel}, index head ${s.index.headBlock ?? "unknown"}.`,
+    }),
+  },
+);

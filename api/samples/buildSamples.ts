@@ -1,17 +1,36 @@
 import { baseNetwork } from "../../base/baseChain";
 import { failure, type Result, success } from "../errors";
+import type { RouteDefinition } from "../routes/defineRoute";
 import type { SampleEnvelope, SampleIndex } from "./SampleEnvelope";
-import { readFrozenCapture, sampleRoutes } from "./sampleCatalogue";
-import { type SampleName, sampleNames } from "./sampleNames";
+import { readFrozenCapture } from "./sampleCatalogue";
+import { type CaptureName, type SampleName, sampleNames } from "./sampleNames";
 
 const frozenNote = "Frozen: captured once from the devnet, not current. Call the paid route for a live answer.";
 
-/** Every sample's envelope, built once from the committed captures and the route table's prices. */
-export function buildSamples(): { index(origin: string): SampleIndex; sample(name: string): Result<SampleEnvelope> } {
+/** A route whose answer is captured under samples/ (its module names the capture). */
+export type CapturedRoute = RouteDefinition & { capture?: CaptureName };
+
+/** The route each published sample is the answer of: the one whose module names its capture (one per name, or the start stops). */
+export function sampleRoutes(routes: readonly CapturedRoute[]): Record<SampleName, RouteDefinition> {
+  return Object.fromEntries(
+    sampleNames.map((name) => {
+      const found = routes.filter((route) => route.capture === name);
+      if (found.length !== 1) throw new Error(`the sample ${name} is the capture of ${found.length} routes, not one`);
+      return [name, found[0] as RouteDefinition];
+    }),
+  ) as Record<SampleName, RouteDefinition>;
+}
+
+/** Every sample's envelope, built once from the committed captures and the prices of the routes that name them. */
+export function buildSamples(routes: readonly CapturedRoute[]): {
+  index(origin: string): SampleIndex;
+  sample(name: string): Result<SampleEnvelope>;
+} {
+  const routeOf = sampleRoutes(routes);
   const envelopes = new Map<string, SampleEnvelope>(
     sampleNames.map((name) => {
       const capture = readFrozenCapture(name);
-      const route = sampleRoutes[name];
+      const route = routeOf[name];
       const x402 = route.access === "apiKeyOrX402" && route.x402PriceUsd !== undefined;
       const envelope: SampleEnvelope = {
         status: "SAMPLE",

@@ -215,3 +215,50 @@ export const x402Payment = appSchema.table(
     index("x402_payment_payer_idx").on(t.payerKey, t.status),
   ],
 );
+
+const atomicUnits = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
+
+/**
+ * x402 batch-settlement channels as `@x402/evm`'s server scheme keeps them (its `Channel`), one row per
+ * escrow channel this service receives on: the payer's cumulative vouchers checked off-chain, what was
+ * charged, the escrow's state last read. A row is written only once the facilitator verified a deposit
+ * into the escrow (or a voucher on a funded channel), so rows are bounded by deposits. Unlike
+ * `x402_payment` it holds the payer's address: the channel's configuration is what a claim must present.
+ */
+export const x402Channel = appSchema.table(
+  "x402_channel",
+  {
+    /** The escrow's channel id (`getChannelId(channelConfig)`), lowercase hex. */
+    channelId: text("channel_id").primaryKey(),
+    /** The channel's configuration (`ChannelConfig`): addresses as the payer signed them. */
+    payer: text("payer").notNull(),
+    payerAuthorizer: text("payer_authorizer").notNull(),
+    receiver: text("receiver").notNull(),
+    receiverAuthorizer: text("receiver_authorizer").notNull(),
+    token: text("token").notNull(),
+    withdrawDelay: integer("withdraw_delay").notNull(),
+    salt: text("salt").notNull(),
+    /** Atomic units of the token: charged so far, the latest voucher's cap, the escrow's balance and claims. */
+    chargedCumulativeAmount: atomicUnits("charged_cumulative_amount").notNull(),
+    signedMaxClaimable: atomicUnits("signed_max_claimable").notNull(),
+    signature: text("signature").notNull(),
+    balance: atomicUnits("balance").notNull(),
+    totalClaimed: atomicUnits("total_claimed").notNull(),
+    /** Unix seconds of the payer's timed withdrawal request, 0 when none. */
+    withdrawRequestedAt: bigint("withdraw_requested_at", { mode: "number" }).notNull(),
+    refundNonce: bigint("refund_nonce", { mode: "number" }).notNull(),
+    /** Unix milliseconds: when the escrow's state was last read, and the channel's last request. */
+    onchainSyncedAt: bigint("onchain_synced_at", { mode: "number" }),
+    lastRequestTimestamp: bigint("last_request_timestamp", { mode: "number" }).notNull(),
+    /** The request reserved on the channel, if any (`PendingRequest`): all three set, or none. */
+    pendingId: text("pending_id"),
+    pendingSignedMaxClaimable: atomicUnits("pending_signed_max_claimable"),
+    pendingExpiresAt: bigint("pending_expires_at", { mode: "number" }),
+  },
+  (t) => [
+    check(
+      "x402_channel_pending_whole",
+      sql`(${t.pendingId} IS NULL) = (${t.pendingSignedMaxClaimable} IS NULL) AND (${t.pendingId} IS NULL) = (${t.pendingExpiresAt} IS NULL)`,
+    ),
+  ],
+);

@@ -6,7 +6,8 @@ import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { errorAnswer } from "../http/errorHandling";
 import { requestOrigin } from "../http/requestOrigin";
-import type { PaidRoute, X402Service } from "./createX402Service";
+import type { X402Service } from "./createX402Service";
+import type { PaidRoute } from "./PaidRoute";
 import { keptAnswerHeaders } from "./paidAnswer";
 
 export type PayPerCallOptions = {

@@ -25,11 +25,13 @@ export type IndexerPlan = {
   /** Uniswap V4's PoolManager (Base's address; the devnet installs its fixture there). */
   poolManager: Address;
   /**
-   * The pools, each verified at start. `derived` (the default, on Base and the devnet alike): every candidate
-   * pool of the tracked tokens derived from the chain's DEX deployments; one absent at start is watched and
-   * registered at its first event. `list`: INDEXER_POOLS and INDEXER_V4_POOLS; one absent at start is refused.
+   * The pools, each verified at start, and where each family's come from. `derived` (the default, on Base and
+   * the devnet alike): every candidate pool of the tracked tokens derived from the chain's DEX deployments; one
+   * absent at start is watched and registered at its first event. `list`: INDEXER_POOLS (pools with a
+   * contract) or INDEXER_V4_POOLS (Uniswap V4); one absent at start is refused. Each family falls back to the
+   * derivation on its own: setting one list leaves the other family derived.
    */
-  pools: PlannedPools & { discovery: "derived" | "list" };
+  pools: PlannedPools & { discovery: { contracts: "derived" | "list"; v4: "derived" | "list" } };
   /** Initialized ticks read per concentrated pool at start, at most: a pool with more is refused. */
   maxTicksPerPool: number;
   /** Devnet: the seeded block unless pinned. Mainnet: the pinned INDEXER_START_BLOCK, or undefined for head minus the window. */
@@ -89,16 +91,15 @@ export function indexerPlan(config: Config): IndexerPlan {
   };
 }
 
-/** The derived candidates, or the curated lists when INDEXER_POOLS or INDEXER_V4_POOLS is set; within the bounds. */
+/** Per family, the curated list when it is set (INDEXER_POOLS, INDEXER_V4_POOLS), else the derived candidates; within the bounds. */
 function plannedPools(settings: Config["indexer"], dexes: DexDeployments, tokens: readonly TokenSpec[]): IndexerPlan["pools"] {
-  const curated = settings.curatedPools !== undefined || settings.curatedV4Pools !== undefined;
-  const pools: IndexerPlan["pools"] = curated
-    ? {
-        discovery: "list",
-        contracts: (settings.curatedPools ?? []).map((p) => curatedPool(p, dexes)),
-        v4: settings.curatedV4Pools ?? [],
-      }
-    : { discovery: "derived", ...derivedPools(dexes, tokens) };
+  const derived = derivedPools(dexes, tokens);
+  const { curatedPools, curatedV4Pools } = settings;
+  const pools: IndexerPlan["pools"] = {
+    discovery: { contracts: curatedPools ? "list" : "derived", v4: curatedV4Pools ? "list" : "derived" },
+    contracts: curatedPools ? curatedPools.map((p) => curatedPool(p, dexes)) : derived.contracts,
+    v4: curatedV4Pools ?? derived.v4,
+  };
   // One row per pool in pool_candidate: an address or id listed twice (in any case, under any kind) would
   // stop the indexer at setup on its key, so it stops here, named.
   const listed = [...pools.contracts.map((p) => p.address), ...pools.v4.map((p) => p.id)].map((a) => a.toLowerCase());
@@ -118,16 +119,16 @@ function plannedPools(settings: Config["indexer"], dexes: DexDeployments, tokens
   return pools;
 }
 
-/** A curated pool, to be named by its kind's factory (Slipstream's first CL factory). */
+/** A curated pool, to be named by a factory of its kind (any of the chain's Slipstream CL factories). */
 function curatedPool(pool: CuratedPool, dexes: DexDeployments): PlannedPool {
-  const factory = {
-    "uniswap-v2": dexes.uniswapV2.factory,
-    "uniswap-v3": dexes.uniswapV3.factory,
-    slipstream: dexes.slipstream[0]?.factory,
-    "aerodrome-volatile": dexes.aerodrome.factory,
-    "aerodrome-stable": dexes.aerodrome.factory,
+  const factories = {
+    "uniswap-v2": [dexes.uniswapV2.factory],
+    "uniswap-v3": [dexes.uniswapV3.factory],
+    slipstream: dexes.slipstream.map((cl) => cl.factory),
+    "aerodrome-volatile": [dexes.aerodrome.factory],
+    "aerodrome-stable": [dexes.aerodrome.factory],
   }[pool.kind];
-  return { ...pool, factory };
+  return { ...pool, factories };
 }
 
 function trackedTokens(defaults: readonly TokenSpec[], settings: Config["indexer"]): TrackedTokenPlan[] {

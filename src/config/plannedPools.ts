@@ -6,8 +6,11 @@ import type { IndexedPoolKind, PlannedV4Pool } from "./indexerEnv";
 export type PlannedPool = {
   kind: Exclude<IndexedPoolKind, "uniswap-v4">;
   address: Address;
-  /** The factory that must name it; undefined where the chain has no factory of its kind (it is then refused). */
-  factory: Address | undefined;
+  /**
+   * The factories one of which must name it: a derived candidate's own; every factory of its kind for a curated
+   * pool (Base has several Slipstream CL factories). None where the chain has no factory of its kind (it is then refused).
+   */
+  factories: Address[];
   /** A derived candidate's identity, which the pool must have: its tokens, and its fee (V3) or tick spacing (Slipstream). */
   derived?: { token0: Address; token1: Address; fee?: number; tickSpacing?: number };
 };
@@ -34,7 +37,7 @@ export function derivedPools(dexes: DexDeployments, tokens: readonly PricedToken
 }
 
 function plannedOf(c: Exclude<PoolCandidate, { dex: "uniswap-v4" }>): PlannedPool {
-  const common = { address: c.address, factory: c.factory };
+  const common = { address: c.address, factories: [c.factory] };
   const tokens = { token0: c.token0, token1: c.token1 };
   switch (c.dex) {
     case "uniswap-v2":

@@ -11,7 +11,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import { walletProofReadsPerProvider } from "../../api/keys/createWalletVerifier";
 import type { IntentEnvelope } from "../../api/keys/records";
 import { paymentReadsPerProvider } from "../../api/payments/readPaymentTransaction";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
@@ -22,9 +22,8 @@ import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "
 import { deployOwnedWalletContract } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
-import { giveUsdc } from "../support/usdc";
 import { rpcUrlsOf, testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey } from "../x402/support";
+import { committedPayer, fundedKey } from "../x402/support";
 import { type Backend, mine, openBackend } from "./support";
 
 /**
@@ -236,27 +235,6 @@ async function gasTerms(app: Served): Promise<PaymentRequirements> {
   return decodePaymentRequiredHeader(res.headers.get("payment-required") as string).accepts[0] as PaymentRequirements;
 }
 
-/**
- * A payer holding `inFlight` calls' price with that many payments in flight (claimed through another
- * replica of the same store, none settled): each new payment of it passes verification, reads its
- * balance and authorization states, and is refused as committed.
- */
-async function committedPayer(terms: PaymentRequirements): Promise<Hex> {
-  const payer = generatePrivateKey();
-  await giveUsdc(manifest, privateKeyToAccount(payer).address, BigInt(terms.amount) * BigInt(inFlight));
-  const replica = testX402Service(manifest, backend.store);
-  const route = { ...routes.gasFees, x402PriceUsd: routes.gasFees.x402PriceUsd as number };
-  for (let i = 0; i < inFlight; i++) {
-    const admitted = await replica.admit(
-      route,
-      { url: `http://127.0.0.1${gasPath}`, path: gasPath },
-      (await signedPayment(terms, payer)).header,
-    );
-    expect(admitted.ok && admitted.value.kind).toBe("PAY");
-  }
-  return payer;
-}
-
 /** The costliest payments before one is accepted: forged, a smart wallet's, an unfunded one, and a committed payer's. */
 async function refusedPayments(app: Served, from: string) {
   const terms = await gasTerms(app);
@@ -269,7 +247,7 @@ async function refusedPayments(app: Served, from: string) {
       signature: serializeErc6492Signature({ address: smartWallet, data: "0x1234", signature: forged.payload.payload.signature as Hex }),
     },
   } as PaymentPayload);
-  const committed = await committedPayer(terms);
+  const committed = await committedPayer(manifest, backend.store, terms, inFlight);
   const pay = (header: string) => () => app.get(gasPath, from, { "payment-signature": header });
   return {
     refused: [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { routeList } from "../../api/routes/routeTable";
+import { routeList } from "../../api/routes/routeList";
 import { testManifest } from "../support/devnet";
 import { accessApp, type Backend, claimFreeKey, openBackend } from "./support";
 

@@ -25,7 +25,8 @@ function localImportsOf(file: string): string[] {
   return specifiersOf(file)
     .filter((s) => s.startsWith("."))
     .flatMap((s) => {
-      const target = relative(root, resolve(root, dirname(file), s));
+      // The JS client's ESM specifiers name the compiled file (./x.js for ./x.ts).
+      const target = relative(root, resolve(root, dirname(file), s.replace(/\.js$/, "")));
       const resolved = [`${target}.ts`, join(target, "index.ts"), target].find(
         (p) => existsSync(join(root, p)) && statSync(join(root, p)).isFile(),
       );
@@ -48,6 +49,30 @@ function importEdges(entries: string[]): { importer: string; imported: string }[
     }
   }
   return edges;
+}
+
+/** An import cycle among `files` (each file's imports through relative specifiers), as its files in order, or null. */
+function findImportCycle(files: string[]): string[] | null {
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string): string[] | null => {
+    if (state.get(file) === "done") return null;
+    if (state.get(file) === "open") return [...path.slice(path.indexOf(file)), file];
+    state.set(file, "open");
+    path.push(file);
+    for (const imported of localImportsOf(file)) {
+      const cycle = visit(imported);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(file, "done");
+    return null;
+  };
+  for (const file of files) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return null;
 }
 
 /** Ponder's adapter: it hands Ponder's read-only db to the API, so it alone of src/ builds the API. */
@@ -94,5 +119,9 @@ describe("module boundaries", () => {
     );
     expect(typescriptUnder(clientDir).length).toBeGreaterThan(0);
     expect(strays).toEqual([]);
+  });
+
+  test("no import cycle in api/ or the JS client (type imports included): each file's imports go one way", () => {
+    expect(findImportCycle([...typescriptUnder("api"), ...typescriptUnder(join("clients", "js", "src"))])).toBeNull();
   });
 });

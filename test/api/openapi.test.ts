@@ -6,7 +6,7 @@ import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
 import { marketSymbols } from "../../api/market/marketSymbols";
 import { routeGroups } from "../../api/routes/routeGroups";
-import { routeList } from "../../api/routes/routeTable";
+import { routeList } from "../../api/routes/routeList";
 import { sampleNames } from "../../api/samples/sampleNames";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
 import { testAppDeps } from "../support/app";

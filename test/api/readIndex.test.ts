@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IndexDb } from "../../api/index/indexDb";
 import { readChainHead } from "../../api/index/readChainHead";
 import { readPaymentsByTxHash } from "../../api/index/readPayments";
+import { readPoolCandidateCounts } from "../../api/index/readPoolCandidateCounts";
 import { readPools } from "../../api/index/readPools";
 import { readPoolTicks } from "../../api/index/readPoolTicks";
 import { readSwapVolumes } from "../../api/index/readSwapVolumes";
 import { readTrackedTokens } from "../../api/index/readTrackedTokens";
 import { readWhaleTransfers } from "../../api/index/readWhaleTransfers";
-import { chainHead, payment, pool, poolTick, swap, trackedToken, whaleTransfer } from "../../ponder.schema";
+import { chainHead, payment, pool, poolCandidate, poolTick, swap, trackedToken, whaleTransfer } from "../../ponder.schema";
 import { createIndexTables } from "../support/marketIndex";
 
 const pglite = new PGlite();
@@ -107,6 +108,26 @@ describe("reads of the indexed tables", () => {
     ]);
     const rows = await readPools(indexDb, 8453);
     expect(rows.find((p) => p.address === address(0x10))).toMatchObject({ reserve0: 10n, reserve1: 20n, blockNumber: 5n, hooks: null });
+  });
+
+  test("readPoolCandidateCounts: the chain's planned pools by outcome, zero for an outcome none has", async () => {
+    expect(await readPoolCandidateCounts(indexDb, 8453)).toEqual({ indexed: 0, watched: 0, refused: 0 });
+    const candidate = (chainId: number, n: number, status: "indexed" | "watched" | "refused") => ({
+      chainId,
+      address: address(n),
+      kind: "uniswap-v3" as const,
+      status,
+      reason: status === "refused" ? "wrong tokens" : null,
+    });
+    await db
+      .insert(poolCandidate)
+      .values([
+        candidate(8453, 0x20, "indexed"),
+        candidate(8453, 0x21, "watched"),
+        candidate(8453, 0x22, "watched"),
+        candidate(otherChain, 0x23, "refused"),
+      ]);
+    expect(await readPoolCandidateCounts(indexDb, 8453)).toEqual({ indexed: 1, watched: 2, refused: 0 });
   });
 
   test("readPoolTicks: the chain's initialized ticks by pool, ascending, signed net liquidity kept", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { tierTerms } from "../../api/keys/planCatalogue";
-import { routeList, routes } from "../../api/routes/routeTable";
+import { routeList, routes } from "../../api/routes/routeList";
 import { toolDefinitions } from "../../clients/js/src/tools/toolDefinitions";
 
 // The README quotes a few figures whose source is a file: each is checked against it, as the

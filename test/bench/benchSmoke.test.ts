@@ -10,6 +10,7 @@ import {
   listenerFigures,
   marketFigures,
   memoryFigures,
+  simulationFigures,
 } from "../../bench/benchFigures";
 import { type BenchService, benchService } from "../../bench/benchService";
 import packageJson from "../../package.json";
@@ -133,6 +134,10 @@ describe("npm run bench:* with tiny settings: exit 0, last line the documented J
     "bench:audit": {
       env: () => ({ BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_DEVNET_MANIFEST: inject("manifestPath") }),
       figures: auditFigures,
+    },
+    "bench:simulation": {
+      env: () => ({ BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_DEVNET_MANIFEST: inject("manifestPath") }),
+      figures: simulationFigures,
     },
     "bench:access": { env: () => tinyLoad, figures: accessFigures },
     "bench:listener": {

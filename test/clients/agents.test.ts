@@ -1,5 +1,8 @@
 import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { type Address, createWalletClient, http, parseAbi, parseEther } from "viem";
@@ -17,6 +20,7 @@ import {
   toolDefinitions,
   transactionGuard,
 } from "../../clients/js/src/index";
+import { mcpEnv } from "../../clients/js/src/mcp/readMcpConfig";
 import { createDevnetClient, devnetChain } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { usdcBalance } from "../support/usdc";
@@ -174,6 +178,77 @@ describe("the stdio MCP command (base-capability mcp)", () => {
       await mcp.close();
     }
   }, 120_000);
+});
+
+/** The registry entry's stdio package, as `GET /.well-known/mcp/server.json` lists it. */
+type ListedPackage = { identifier: string; version: string; runtimeHint: string };
+
+/**
+ * Installs the two packages as npm would from the registry (built, packed, installed from their tarballs into
+ * an empty project; their dependencies from npm), and answers that project's directory.
+ */
+async function installPackedPackages(): Promise<string> {
+  const run = promisify(execFile);
+  const dir = mkdtempSync(join(tmpdir(), "stdio-package-"));
+  const client = join(dir, "client");
+  await run(process.execPath, [
+    join(root, "node_modules", "typescript", "bin", "tsc"),
+    "-p",
+    join(root, "clients", "js", "tsconfig.json"),
+    "--outDir",
+    join(client, "dist"),
+  ]);
+  for (const file of ["package.json", "README.md"]) copyFileSync(join(root, "clients", "js", file), join(client, file));
+  const pack = async (cwd: string) =>
+    join(dir, (await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], { cwd })).stdout.trim());
+  const tarballs = [await pack(client), await pack(join(root, "clients", "mcp"))];
+  const project = join(dir, "project");
+  await run("mkdir", [project]);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project", private: true }));
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs], { cwd: project });
+  return project;
+}
+
+describe("the registry's stdio package (@base-capability/mcp)", () => {
+  test("default: installed from npm, the command the registry entry lists starts and serves the tools", async () => {
+    const entry = (await (await fetch(`${running.service.baseUrl}/.well-known/mcp/server.json`)).json()) as { packages: ListedPackage[] };
+    const [listed] = entry.packages;
+    if (!listed) throw new Error("the registry entry lists no package");
+    const stdio = JSON.parse(readFileSync(join(root, "clients", "mcp", "package.json"), "utf8")) as {
+      version: string;
+      dependencies: Record<string, string>;
+    };
+    const library = JSON.parse(readFileSync(join(root, "clients", "js", "package.json"), "utf8")) as { name: string; version: string };
+    // Published together: the command runs exactly the client of its own version.
+    expect([stdio.version, stdio.dependencies[library.name]]).toEqual([library.version, library.version]);
+
+    const project = await installPackedPackages();
+    try {
+      const { apiKey } = await client.claimFreeKey(user(7).signer);
+      const keyed = client.withApiKey(apiKey ?? "");
+      const mcp = new McpClient({ name: "client-tests", version: "1.0.0" });
+      // `npx <identifier>@<version>` as listed; --no-install: the package is the one installed above, not npm's.
+      await mcp.connect(
+        new StdioClientTransport({
+          command: listed.runtimeHint,
+          args: ["--no-install", `${listed.identifier}@${listed.version}`],
+          cwd: project,
+          env: { PATH: process.env.PATH ?? "", [mcpEnv.baseUrl]: running.service.baseUrl, [mcpEnv.apiKey]: apiKey ?? "" },
+          stderr: "inherit",
+        }),
+      );
+      try {
+        const { tools } = await mcp.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(toolDefinitions.map((tool) => tool.name));
+        expect(await call(mcp, "svc_get_token_price", { symbol: "weth" })).toMatchObject({ structuredContent: { symbol: "WETH" } });
+        expect((await keyed.keySelf()).credits.used).toBe(1);
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      rmSync(join(project, ".."), { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("the viem transaction guard", () => {

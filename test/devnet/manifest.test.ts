@@ -1,4 +1,5 @@
-import { type Address, type Hex, zeroAddress } from "viem";
+import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm";
+import { type Address, type Hex, parseAbi, zeroAddress } from "viem";
 import { describe, expect, test } from "vitest";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
 import { parseDelegationDesignator } from "../../api/capability/parseDelegationDesignator";
@@ -55,6 +56,17 @@ describe("the devnet manifest", () => {
     expect(manifest.tokens.USDC?.address).toBe("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
     expect(manifest.tokens.WETH?.address).toBe("0x4200000000000000000000000000000000000006");
     expect(manifest.contracts.multicall3).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
+  });
+
+  test("behavior: x402's batch-settlement escrow and its ERC-3009 deposit collector sit where @x402/evm names them, the collector bound to the escrow", async () => {
+    expect(manifest.contracts.x402BatchSettlement).toBe(BATCH_SETTLEMENT_ADDRESS);
+    expect(manifest.contracts.erc3009DepositCollector).toBe(ERC3009_DEPOSIT_COLLECTOR_ADDRESS);
+    const escrow = await client.readContract({
+      address: ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
+      abi: parseAbi(["function x402BatchSettlement() view returns (address)"]),
+      functionName: "x402BatchSettlement",
+    });
+    expect(escrow).toBe(BATCH_SETTLEMENT_ADDRESS);
   });
 
   test("behavior: several tokens have five or more pools, every pool kind is present", () => {

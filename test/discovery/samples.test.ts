@@ -3,8 +3,10 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
+import { routeList } from "../../api/routes/routeList";
+import { sampleRoutes } from "../../api/samples/buildSamples";
 import { SampleEnvelope, SampleIndex } from "../../api/samples/SampleEnvelope";
-import { readFrozenCapture, sampleRoutes } from "../../api/samples/sampleCatalogue";
+import { readFrozenCapture } from "../../api/samples/sampleCatalogue";
 import { sampleNames } from "../../api/samples/sampleNames";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
@@ -12,6 +14,7 @@ import { testManifest } from "../support/devnet";
 const pglite = new PGlite();
 afterAll(() => pglite.close());
 // x402 configured (the default test deps): the samples must still never ask for payment.
+const routeOf = sampleRoutes(routeList);
 const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
 describe("GET /v1/samples and GET /v1/sample", () => {
@@ -32,7 +35,7 @@ describe("GET /v1/samples and GET /v1/sample", () => {
   test("behavior: a payable route's sample carries its x402 price in USDC; the preflight's is metered, not x402", async () => {
     for (const name of sampleNames) {
       const envelope = (await (await app.request(`/v1/sample?name=${name}`)).json()) as SampleEnvelope;
-      const route = sampleRoutes[name];
+      const route = routeOf[name];
       if (name === "transaction-preflight") {
         expect(envelope).toMatchObject({ priceUsd: null, currency: null, access: "API_KEY_OR_GATEWAY_METERED_NOT_X402" });
       } else {
@@ -44,7 +47,7 @@ describe("GET /v1/samples and GET /v1/sample", () => {
 
   test("behavior: each frozen answer still validates against its route's current response schema", () => {
     for (const name of sampleNames) {
-      const schema = sampleRoutes[name].responses[200]?.schema;
+      const schema = routeOf[name].responses[200]?.schema;
       expect(schema, name).toBeDefined();
       const capture = readFrozenCapture(name);
       const parsed = schema?.safeParse(capture.response);

@@ -10,7 +10,7 @@ import { checkStatus } from "../../api/health/checkStatus";
 import { createHealthSampler } from "../../api/health/createHealthSampler";
 import { requiredSamples } from "../../api/health/readAvailability";
 import { routeGroups } from "../../api/routes/routeGroups";
-import { routeList } from "../../api/routes/routeTable";
+import { routeList } from "../../api/routes/routeList";
 import { type Backend, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
 import { discoveryApp, grown, operatorTotals } from "./support";

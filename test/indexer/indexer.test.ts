@@ -20,7 +20,7 @@ import { startTraffic } from "../../devnet/traffic";
 import { chainTruth, eventKey, swapKey } from "../support/chainTruth";
 import { type IndexedTables, type PoolRow, readIndexedTables } from "../support/indexedTables";
 import { testBackends } from "../support/postgres";
-import { type RunningIndexer, startIndexer, waitFor, waitForIndexed } from "../support/startIndexer";
+import { type RunningIndexer, startIndexer, waitFor, waitForIndexed, waitForReady } from "../support/startIndexer";
 
 const backends = testBackends().map((name) =>
   name === "pglite" ? { name: "PGlite", databaseUrl: undefined } : { name: "Postgres", databaseUrl: process.env.DATABASE_URL },
@@ -195,19 +195,8 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
         },
       }),
     ]);
-    for (const i of running()) {
-      await waitFor(
-        "/ready",
-        () =>
-          fetch(`${i.baseUrl}/ready`)
-            .then((r) => r.status)
-            .catch(() => 0),
-        (s) => s === 200,
-        // Two indexers start at once; on a loaded 2-core machine (load average 16) the first took over 90 s.
-        180_000,
-        i,
-      );
-    }
+    // Two indexers start at once; on a loaded 2-core machine (load average 16) the first took over 90 s.
+    for (const i of running()) await waitForReady(i, 180_000);
     createdAfterStart = await createPoolsAfterStart();
   }, 300_000);
 

@@ -7,7 +7,7 @@ import { derivePoolCandidates } from "../../base/poolCandidates";
 import { baseUniswapV4PoolManager, uniswapV4PoolId } from "../../base/uniswapV4";
 import { indexerPlan } from "../../src/config/indexerPlan";
 import { indexerRpc } from "../../src/config/indexerRpc";
-import { addressesOf } from "../../src/config/plannedPools";
+import { addressesOf, derivedPools } from "../../src/config/plannedPools";
 import { testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 
@@ -24,7 +24,7 @@ describe("indexerPlan", () => {
     expect(plan.tokens.find((t) => t.symbol === "USDC")?.whaleThreshold).toBe(1_000_000n * 10n ** 6n);
     expect(plan.payoutAddress).toBe(manifest.payoutAddress);
     expect([plan.weth, plan.poolManager]).toEqual([manifest.tokens.WETH?.address, manifest.contracts.poolManager]);
-    expect(plan.pools.discovery).toBe("derived");
+    expect(plan.pools.discovery).toEqual({ contracts: "derived", v4: "derived" });
     // Every candidate once (a pool of two par stables is derived for each), the seeded pools among them.
     const candidates = derivePoolCandidates(manifest.dexes, Object.values(manifest.tokens));
     const distinct = new Set(candidates.map((c) => ("address" in c ? c.address : c.id).toLowerCase()));
@@ -40,7 +40,7 @@ describe("indexerPlan", () => {
     const plan = indexerPlan(loadConfig({ ...mainnetEnv, PAYOUT_ADDRESS: manifest.payoutAddress }));
     expect(plan.tokens.map((t) => t.symbol)).toEqual(["USDC", "WETH", "USDT", "DAI", "AERO", "EURC", "cbBTC", "VIRTUAL", "DEGEN", "TOSHI"]);
     expect([plan.weth, plan.poolManager]).toEqual([baseWeth, baseUniswapV4PoolManager]);
-    expect(plan.pools.discovery).toBe("derived");
+    expect(plan.pools.discovery).toEqual({ contracts: "derived", v4: "derived" });
     const distinct = new Set(basePoolCandidates().map((c) => ("address" in c ? c.address : c.id).toLowerCase()));
     expect(plan.pools.contracts.length + plan.pools.v4.length).toBe(distinct.size);
     // Within the default bounds: 1,500 pools, 1,000 in one log filter (V3 and Slipstream pools share one).
@@ -48,7 +48,7 @@ describe("indexerPlan", () => {
     expect(addressesOf(plan.pools, "UniswapV3Pool").length).toBeLessThanOrEqual(1_000);
     // Base's deep WETH/USDC pools, V4's native ETH/USDC among them; each derived candidate keeps its factory.
     const weth = plan.pools.contracts.find((p) => p.address === "0xd0b53D9277642d899DF5C87A3966A349A798F224");
-    expect(weth).toMatchObject({ kind: "uniswap-v3", factory: baseDexDeployments.uniswapV3.factory, derived: { fee: 500 } });
+    expect(weth).toMatchObject({ kind: "uniswap-v3", factories: [baseDexDeployments.uniswapV3.factory], derived: { fee: 500 } });
     expect(plan.pools.contracts.map((p) => p.address)).toContain("0xb2cc224c1c9feE385f8ad6a55b4d94E92359DC59");
     const ethUsdc = plan.pools.v4.find((p) => p.id === "0x96d4b53a38337a5733179751781178a2613306063c511b78cd02684739288c0a");
     expect(ethUsdc && uniswapV4PoolId(ethUsdc.key)).toBe(ethUsdc?.id);
@@ -76,7 +76,7 @@ describe("indexerPlan", () => {
     expect(() => loadConfig({ ...devnetEnv, INDEXER_MAX_TICKS_PER_POOL: "0" })).toThrow(ConfigError);
   });
 
-  test("args: INDEXER_TOKENS, INDEXER_WHALE_THRESHOLDS and INDEXER_POOLS replace or add entries", () => {
+  test("args: INDEXER_TOKENS, INDEXER_WHALE_THRESHOLDS and INDEXER_POOLS replace or add entries; V4 pools stay derived", () => {
     const other = "0x00000000000000000000000000000000000000aa";
     const plan = indexerPlan(
       loadConfig({
@@ -96,17 +96,31 @@ describe("indexerPlan", () => {
       whaleThreshold: 50_000_000n,
     });
     expect(plan.tokens.find((t) => t.symbol === "WETH")?.whaleThreshold).toBe(10n ** 18n);
+    // Each family falls back to the derivation on its own: INDEXER_POOLS leaves the V4 candidates derived (NEW's too).
+    const derived = derivedPools(manifest.dexes, plan.tokens);
     expect(plan.pools).toEqual({
-      discovery: "list",
+      discovery: { contracts: "list", v4: "derived" },
       contracts: [
-        { kind: "slipstream", address: "0x00000000000000000000000000000000000000AA", factory: manifest.dexes.slipstream[0]?.factory },
+        { kind: "slipstream", address: "0x00000000000000000000000000000000000000AA", factories: [manifest.dexes.slipstream[0]?.factory] },
       ],
-      v4: [],
+      v4: derived.v4,
     });
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
 
-  test("args: INDEXER_V4_POOLS alone runs the curated mode on the devnet, each entry a pool id and the key it hashes from", () => {
+  test("args: a curated Slipstream pool may be named by any of the chain's CL factories (Base has several)", () => {
+    const plan = indexerPlan(
+      loadConfig({
+        ...mainnetEnv,
+        PAYOUT_ADDRESS: manifest.payoutAddress,
+        INDEXER_POOLS: "slipstream:0x4e962BB3889Bf030368F56810A9c96B83CB3E778",
+      }),
+    );
+    expect(baseDexDeployments.slipstream.length).toBeGreaterThan(1);
+    expect(plan.pools.contracts[0]?.factories).toEqual(baseDexDeployments.slipstream.map((cl) => cl.factory));
+  });
+
+  test("args: INDEXER_V4_POOLS alone curates the V4 pools, each entry a pool id and the key it hashes from; the others stay derived", () => {
     const [ethUsdc] = manifest.v4Pools;
     if (!ethUsdc) throw new Error("no V4 pool in the manifest");
     const { currency0, currency1, fee, tickSpacing, hooks } = ethUsdc.key;
@@ -116,7 +130,12 @@ describe("indexerPlan", () => {
         INDEXER_V4_POOLS: `${ethUsdc.id.toUpperCase().replace("0X", "0x")}:${currency0}:${currency1.toLowerCase()}:${fee}:${tickSpacing}:${hooks}`,
       }),
     );
-    expect(plan.pools).toEqual({ discovery: "list", contracts: [], v4: [{ id: ethUsdc.id, key: ethUsdc.key }] });
+    const derived = indexerPlan(loadConfig(devnetEnv)).pools;
+    expect(plan.pools).toEqual({
+      discovery: { contracts: "derived", v4: "list" },
+      contracts: derived.contracts,
+      v4: [{ id: ethUsdc.id, key: ethUsdc.key }],
+    });
     expect(plan.startBlocks.pools).toBe(manifest.seededAtBlock);
   });
 

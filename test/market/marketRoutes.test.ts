@@ -7,6 +7,7 @@ import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import { SlipstreamPoolAbi } from "../../abis/SlipstreamPoolAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import { createApp } from "../../api/app";
+import { loadConfig } from "../../api/config";
 import type { IndexDb } from "../../api/index/indexDb";
 import { DexMetricsResponse } from "../../api/market/DexMetricsResponse";
 import { marketSymbols } from "../../api/market/marketSymbols";
@@ -16,6 +17,7 @@ import { WhaleSignalsResponse } from "../../api/market/WhaleSignalsResponse";
 import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
+import { indexerPlan } from "../../src/config/indexerPlan";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { constantProductPools } from "../support/marketIndex";
@@ -55,7 +57,8 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
       "the index to reach the chain head",
       () => indexer?.indexedBlock() ?? Promise.resolve(null),
       (n) => n !== null && n >= Number(head),
-      120_000,
+      // The start reads every existing pool's ticks: at load 24 on 2 cores that alone took over 90 s.
+      300_000,
       indexer,
     );
     return head;
@@ -71,9 +74,9 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     const indexDb = drizzle(pool) as unknown as IndexDb;
     const providers = [devnetProvider(manifest.rpcUrl)];
     app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, maxIndexLagBlocks) });
-    for (let i = 0; i < 5; i++) keys.push(await freeKey(app, generatePrivateKey()));
+    for (let i = 0; i < 7; i++) keys.push(await freeKey(app, generatePrivateKey()));
     await indexedHead();
-  }, 240_000);
+  }, 420_000);
 
   afterAll(async () => {
     await pool?.end();
@@ -237,6 +240,41 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
       .filter((d) => !["uniswap-v3", "uniswap-v4", "slipstream"].includes(d.dex))
       .reduce((n, d) => n + Number(d.reserveUsd), 0);
     expect(relative(nonV3, constantProductUsd)).toBeLessThan(1e-9);
+  });
+
+  test("behavior: DEX metrics cover the price route's pools, the verified candidates, with figures the chain reproduces", async () => {
+    const body = DexMetricsResponse.parse(await (await get("/v1/dex/metrics")).json());
+    const { coverage } = body;
+    const head = BigInt(body.provenance.index?.headBlock ?? 0);
+    expect(coverage.poolSet).toBe("VERIFIED_CANDIDATES");
+    expect(coverage.summedPools).toHaveLength(coverage.pools);
+    const excluded = Object.values(coverage.excluded).reduce((n, c) => n + c, 0);
+    expect(coverage.candidates.indexed).toBe(coverage.pools + excluded);
+    // The planned candidates (the devnet's derivation), by the chain's own word at the answer's block: those
+    // with a pool there are indexed, every other one is watched; none is refused.
+    const plan = indexerPlan(loadConfig({ DEVNET_MANIFEST: inject("manifestPath") }));
+    let existing = 0;
+    for (const p of plan.pools.contracts) if (await client.getCode({ address: p.address, blockNumber: head })) existing++;
+    for (const p of plan.pools.v4) {
+      const slot0 = await client.readContract({
+        address: manifest.contracts.poolManager as Address,
+        abi: extsloadAbi,
+        functionName: "extsload",
+        args: [uniswapV4PoolSlots(p.id).slot0],
+        blockNumber: head,
+      });
+      if (decodeUniswapV4Slot0(slot0).sqrtPriceX96 !== 0n) existing++;
+    }
+    expect(coverage.candidates).toEqual({
+      indexed: existing,
+      watched: plan.pools.contracts.length + plan.pools.v4.length - existing,
+      refused: 0,
+    });
+    // Every pool a price rests on is summed here.
+    for (const symbol of ["USDC", "WETH", "cbBTC", "AERO", "DEGEN"]) {
+      const price = TokenPriceResponse.parse(await (await get(`/v1/token/price/${symbol}`)).json());
+      for (const p of price.pools) expect(coverage.summedPools, `${symbol}: ${p.address}`).toContain(p.address);
+    }
   });
 
   test("behavior: whale signals are exactly the chain's transfers at or above the thresholds in the window", async () => {

@@ -41,7 +41,7 @@ const initialize = (version: string) => ({
 const legacyVersions = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /** The official MCP registry's server.json schema, a copy of its 2025-12-11 version, and the JS client's package. */
 const registrySchemaPath = new URL("../../docs/schemas/mcp-registry-server-2025-12-11.schema.json", import.meta.url);
-const clientPackagePath = new URL("../../clients/js/package.json", import.meta.url);
+const stdioPackagePath = new URL("../../clients/mcp/package.json", import.meta.url);
 
 let service: McpTestService;
 let apiKey: string;
@@ -357,7 +357,7 @@ type ServerCard = {
 };
 
 describe("registry entry", () => {
-  test("default: server.json is valid by the official MCP registry's schema (2025-12-11, kept in docs/schemas/) and lists both remotes and the client's stdio package", async () => {
+  test("default: server.json is valid by the official MCP registry's schema (2025-12-11, kept in docs/schemas/) and lists both remotes and the stdio package", async () => {
     const res = await fetch(`${service.origin}/.well-known/mcp/server.json`);
     expect(res.status).toBe(200);
     const entry = (await res.json()) as RegistryEntry;
@@ -375,16 +375,15 @@ describe("registry entry", () => {
       ["streamable-http", `${testOrigins.public}/mcp`, ["x-api-key"]],
       ["sse", `${testOrigins.public}/sse`, ["x-api-key"]],
     ]);
-    const client = JSON.parse(readFileSync(clientPackagePath, "utf8")) as { name: string; version: string; mcpName: string };
-    expect(entry.name).toBe(client.mcpName);
+    const stdio = JSON.parse(readFileSync(stdioPackagePath, "utf8")) as { name: string; version: string; mcpName: string };
+    expect(entry.name).toBe(stdio.mcpName);
     expect(entry.packages).toMatchObject([
       {
         registryType: "npm",
-        identifier: client.name,
-        version: client.version,
+        identifier: stdio.name,
+        version: stdio.version,
         runtimeHint: "npx",
         transport: { type: "stdio" },
-        packageArguments: [{ type: "positional", value: "mcp" }],
       },
     ]);
     // The stdio command's own variables, pointed at this deployment (and its fallback host).

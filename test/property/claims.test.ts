@@ -3,7 +3,7 @@ import { type Address, type Hex, serializeErc6492Signature } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { IntentEnvelope } from "../../api/keys/records";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { anyString, hexBytes, hexDigits } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 

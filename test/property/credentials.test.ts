@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { readCredential } from "../../api/access/readCredential";
 import { rejectQueryCredentials } from "../../api/access/rejectQueryCredentials";
 import { ApiError } from "../../api/errors";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { testAccessDeps } from "../support/access";
 import { anyString, credentialName, headerValue, namesNoCredential, percentEncode, wellFormed } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, test } from "vitest";
 import { FreeChallengeBody, RecoveryChallengeBody } from "../../api/routes/accessRequests";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { anyString, headerValue, hexBytes, hexDigits } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 

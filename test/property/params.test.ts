@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { AddressParam } from "../../api/http/params";
 import { IntentIdParam, SignatureParam, TxHashParam } from "../../api/routes/accessRequests";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { anyString, hexBytes, hexDigits, percentEncode } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 

@@ -3,7 +3,7 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import fc from "fast-check";
 import { getAddress, type Hex, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { maxPaymentSignatureLength, type PaymentSignatureProblem, parsePaymentSignature } from "../../api/x402/parsePaymentSignature";
 import { signedPayment } from "../support/signedPayment";
 import { challengeOf } from "../x402/support";

@@ -8,7 +8,7 @@ import { createRateLimits } from "../../api/access/createRateLimits";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
-import { routeList } from "../../api/routes/routeTable";
+import { routeList } from "../../api/routes/routeList";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";

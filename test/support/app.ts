@@ -30,7 +30,8 @@ export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIn
   });
   return {
     gasFees: createGasFeesDeps({ providers, chainId: 8453, blockTimeMs: 0 }),
-    indexed: { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 },
+    readMarket,
+    whaleSignals: { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 },
   };
 }
 

@@ -25,6 +25,8 @@ export type PoolRow = {
   sqrtPriceX96: bigint | null;
   liquidity: bigint | null;
   tick: number | null;
+  tickCount: number;
+  ticksIncomplete: boolean;
   blockNumber: bigint;
   volume0: bigint;
   volume1: bigint;
@@ -86,7 +88,7 @@ export async function readIndexedTables(backend: IndexerBackend, schema: string)
   const queries = {
     head: `select number, hash, timestamp from "${schema}".chain_head where chain_id = 8453`,
     tokens: `select address, symbol, decimals, status, reason, whale_threshold from "${schema}".tracked_token where chain_id = 8453`,
-    pools: `select address, kind, factory, token0, token1, fee, tick_spacing, hooks, reserve0, reserve1, sqrt_price_x_96 as sqrt_price_x96, liquidity, tick, block_number, volume0, volume1, volume_since from "${schema}".pool where chain_id = 8453`,
+    pools: `select address, kind, factory, token0, token1, fee, tick_spacing, hooks, reserve0, reserve1, sqrt_price_x_96 as sqrt_price_x96, liquidity, tick, tick_count, ticks_incomplete, block_number, volume0, volume1, volume_since from "${schema}".pool where chain_id = 8453`,
     candidates: `select address, kind, status, reason from "${schema}".pool_candidate where chain_id = 8453`,
     ticks: `select pool, tick, liquidity_net, liquidity_gross from "${schema}".pool_tick where chain_id = 8453`,
     swaps: `select block_number, log_index, pool, timestamp, amount0_in, amount1_in, amount0_out, amount1_out from "${schema}".swap where chain_id = 8453`,

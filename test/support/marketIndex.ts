@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { AerodromePoolAbi } from "../../abis/AerodromePoolAbi";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { Manifest, ManifestPool } from "../../devnet/manifest";
-import { chainHead, pool, trackedToken } from "../../ponder.schema";
+import { chainHead, pool, poolCandidate, trackedToken } from "../../ponder.schema";
 import { testClient } from "./devnet";
 
 /** Ponder's market tables as the indexer creates them (hex: text, bigint: numeric(78)), for tests that write rows themselves. */
@@ -15,8 +15,10 @@ export async function createIndexTables(pglite: PGlite): Promise<void> {
       amount numeric(78) NOT NULL);
     CREATE TABLE pool (chain_id integer NOT NULL, address text NOT NULL, kind text NOT NULL, factory text NOT NULL, token0 text NOT NULL,
       token1 text NOT NULL, fee integer, tick_spacing integer, hooks text, reserve0 numeric(78), reserve1 numeric(78), sqrt_price_x_96 numeric(78), liquidity numeric(78),
-      tick integer, block_number numeric(78) NOT NULL, volume0 numeric(78) NOT NULL, volume1 numeric(78) NOT NULL,
+      tick integer, tick_count integer NOT NULL DEFAULT 0, ticks_incomplete boolean NOT NULL DEFAULT false, block_number numeric(78) NOT NULL, volume0 numeric(78) NOT NULL, volume1 numeric(78) NOT NULL,
       volume_since numeric(78) NOT NULL, PRIMARY KEY (chain_id, address));
+    CREATE TABLE pool_candidate (chain_id integer NOT NULL, address text NOT NULL, kind text NOT NULL, status text NOT NULL, reason text,
+      PRIMARY KEY (chain_id, address));
     CREATE TABLE pool_tick (chain_id integer NOT NULL, pool text NOT NULL, tick integer NOT NULL, liquidity_net numeric(78) NOT NULL,
       liquidity_gross numeric(78) NOT NULL, PRIMARY KEY (chain_id, pool, tick));
     CREATE TABLE swap (chain_id integer NOT NULL, block_number numeric(78) NOT NULL, log_index integer NOT NULL, pool text NOT NULL,
@@ -36,7 +38,7 @@ export function constantProductPools(manifest: Manifest): ManifestPool[] {
 
 /**
  * An index of the test devnet's market as Ponder would hold it, written here from the chain's own reads:
- * its tokens (verified), its constant-product pools with their reserves, and the current head. Enough for
+ * its tokens (verified), its constant-product pools with their reserves (each an indexed candidate), and the current head. Enough for
  * the market routes to answer 200 without running Ponder. `syncHead()` moves the head to the chain's.
  */
 export async function seedMarketIndex(pglite: PGlite, manifest: Manifest): Promise<{ indexDb: IndexDb; syncHead(): Promise<void> }> {
@@ -77,6 +79,9 @@ export async function seedMarketIndex(pglite: PGlite, manifest: Manifest): Promi
       volume1: 0n,
       volumeSince: 0n,
     });
+    await db
+      .insert(poolCandidate)
+      .values({ chainId: 8453, address: p.address.toLowerCase() as `0x${string}`, kind: p.kind, status: "indexed" });
   }
   const syncHead = async () => {
     const head = await client.getBlock();

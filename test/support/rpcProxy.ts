@@ -13,6 +13,7 @@ export type RpcProxyMode =
   | "refuse-broadcast"
   | "no-fill-transaction"
   | "refuse-state-reads"
+  | "empty-code"
   | `inflate-transfer:${string}`;
 export type RpcProxy = {
   url: string;

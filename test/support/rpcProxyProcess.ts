@@ -17,7 +17,8 @@ import type { RpcProxyMode as Mode } from "./rpcProxy";
  * `eth_fillTransaction` as a node without it does (-32601) and forwards the rest, `refuse-state-reads`
  * answers every state-bearing read (`eth_getCode`, `eth_getStorageAt`, `eth_call`) with a provider's
  * limit error and forwards the rest (block reads: an observation pins, then its reads are cut; the
- * refused reads are counted too).
+ * refused reads are counted too), `empty-code` answers every `eth_getCode` with `0x` (a provider that
+ * wrongly says no contract is there).
  * The mode changes with `POST /__mode` and body
  * `{"mode": ...}`. `POST /__hold` with `{"block": n}` makes "latest" mean block n (a provider whose head
  * stays there; `null` lets it go). `GET /__requests` answers how many HTTP requests it received,
@@ -134,7 +135,7 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   let text = await upstream.text();
-  if (mode === "lie-call" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
+  if (mode === "lie-call" || mode === "empty-code" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
   if (mode === "alter-hash")
     text = text.replace(
       /"hash":"(0x[0-9a-f]{63})([0-9a-f])"/g,
@@ -177,7 +178,7 @@ const server = createServer((req, res) => {
   answer(req, res).catch(() => (res.headersSent ? res.destroy() : res.writeHead(502).end("upstream unreachable")));
 });
 
-/** Applies `lie-call` or `inflate-transfer` to the answers of the requests they concern. */
+/** Applies `lie-call`, `empty-code` or `inflate-transfer` to the answers of the requests they concern. */
 function rewrite(requestBody: string, responseText: string): string {
   const asked = ([] as RpcMessage[]).concat(JSON.parse(requestBody));
   const methods = new Map(asked.map((r) => [JSON.stringify(r.id), r.method]));
@@ -188,6 +189,7 @@ function rewrite(requestBody: string, responseText: string): string {
       answer.result = `0x${"0".repeat(63)}1`;
       delete (answer as { error?: unknown }).error;
     }
+    if (mode === "empty-code" && method === "eth_getCode") answer.result = "0x";
     if (mode.startsWith("inflate-transfer:") && method === "eth_getTransactionReceipt" && answer.result) {
       const amount = BigInt(mode.slice("inflate-transfer:".length));
       for (const log of (answer.result as { logs?: { topics: string[]; data: string }[] }).logs ?? []) {

@@ -143,3 +143,12 @@ export async function waitFor<T>(
     `${what}: not within ${timeoutMs} ms (last: ${String(last)})${indexer ? `\n--- indexer output ---\n${indexer.output().slice(-4000)}` : ""}`,
   );
 }
+
+/** Waits until `indexer`'s /ready answers 200 (its start-up done), or fails after `timeoutMs` with its output. */
+export function waitForReady(indexer: RunningIndexer, timeoutMs: number): Promise<number> {
+  const status = () =>
+    fetch(`${indexer.baseUrl}/ready`)
+      .then((r) => r.status)
+      .catch(() => 0);
+  return waitFor("/ready", status, (s) => s === 200, timeoutMs, indexer);
+}

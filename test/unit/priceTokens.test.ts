@@ -41,6 +41,8 @@ function pair(
     sqrtPriceX96: null,
     liquidity: null,
     tick: null,
+    tickCount: 0,
+    ticksIncomplete: false,
     blockNumber: 7n,
     volume0: 0n,
     volume1: 0n,
@@ -152,6 +154,14 @@ describe("quotePool", () => {
   test("ticks that contradict the in-range liquidity flag the pool INCONSISTENT_TICKS", () => {
     expect(quotePool(v3Row(), [{ tick: -199_990, liquidityNet: -(10n ** 19n) }], 18, 6).flags).toEqual(["INCONSISTENT_TICKS"]);
     expect(quotePool(v3Row(), [{ tick: -300_000, liquidityNet: 10n ** 19n }], 18, 6).flags).toEqual(["INCONSISTENT_TICKS"]);
+  });
+
+  test("a pool whose ticks stopped being stored past the bound has a price but no depth: listed INCOMPLETE_TICKS, never counted", () => {
+    const incomplete = quotePool(v3Row({ ticksIncomplete: true }), ticks, 18, 6);
+    expect(incomplete).toMatchObject({ depth: null, holdings: null, flags: ["INCOMPLETE_TICKS"] });
+    expect(incomplete.spot).toEqual(quotePool(v3Row(), ticks, 18, 6).spot);
+    const prices = price([incomplete, pair(weth, usdc, 1_000, 3_000_000)]);
+    expect(prices.get(weth.address)?.excluded.map((c) => c.exclusion)).toEqual(["INCOMPLETE_TICKS"]);
   });
 
   test("a pool whose state cannot be quoted (a tick out of range) is left out alone, flagged UNQUOTABLE", () => {

@@ -6,11 +6,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
 import { answerWithin } from "../../api/x402/answerWithin";
+import { payerKey as payerKeyOf, paymentId, termsMismatch } from "../../api/x402/createX402Admission";
 import { type ExactEvmPaymentPayload, maxPaymentSignatureLength, parsePaymentSignature } from "../../api/x402/parsePaymentSignature";
-import { payerKey as payerKeyOf, paymentId } from "../../api/x402/paymentId";
-import { reasonCode } from "../../api/x402/reasonCode";
 import { reuseAnswer } from "../../api/x402/reuseAnswer";
-import { termsMismatch } from "../../api/x402/termsMismatch";
+import { reasonCode } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { signedPayment } from "../support/signedPayment";
 

@@ -13,7 +13,7 @@ import { type Hex, recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { Failure, Result } from "../../api/errors";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { StoreNotReadyError } from "../../api/store/isStoreUnavailable";
 import {
@@ -23,14 +23,11 @@ import {
   recordX402Settlement,
   type X402PaymentRow,
 } from "../../api/store/x402PaymentQueries";
+import type { Admission, AdmittedPayment } from "../../api/x402/AdmittedPayment";
+import { exampleOf } from "../../api/x402/bazaar/bazaarExample";
 import type { ConfirmSettlement, ExpectedTransfer, SettlementConfirmation } from "../../api/x402/confirmSettlement";
-import {
-  type Admission,
-  type AdmittedPayment,
-  type CreateX402ServiceParameters,
-  createX402Service,
-  type PaidRoute,
-} from "../../api/x402/createX402Service";
+import { paidRequestHash, payerKey as payerKeyOf, paymentId } from "../../api/x402/createX402Admission";
+import { type CreateX402ServiceParameters, createX402Service } from "../../api/x402/createX402Service";
 import {
   bodySha256,
   createX402Signer,
@@ -39,10 +36,8 @@ import {
   paidAnswerTypes,
   type SignedPaidAnswer,
 } from "../../api/x402/createX402Signer";
-import { discoveryExamples } from "../../api/x402/discovery/discoveryExamples";
+import type { PaidRoute } from "../../api/x402/PaidRoute";
 import type { PaidAnswer } from "../../api/x402/paidAnswer";
-import { paidRequestHash } from "../../api/x402/paidRequestHash";
-import { payerKey as payerKeyOf, paymentId } from "../../api/x402/paymentId";
 import type { PendingSettlement, SettlementResolution } from "../../api/x402/resolvePendingSettlement";
 import { FacilitatorUnavailableError } from "../../api/x402/X402Facilitator";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
@@ -253,7 +248,7 @@ describe("offers and challenges", () => {
     expect(Object.keys(offer.value.extensions).sort()).toEqual(["bazaar", OFFER_RECEIPT, PAYMENT_IDENTIFIER].sort());
     expect(offer.value.extensions.bazaar).toMatchObject({
       routeTemplate: "/v1/audit/:address",
-      info: { input: { method: "GET", pathParams: discoveryExamples[route.name]?.pathParams } },
+      info: { input: { method: "GET", pathParams: exampleOf(route).pathParams } },
     });
     expect(x402.facilitator).toBe(facilitator);
     expect(x402.signer?.address).toBe(privateKeyToAccount(signingKey).address);

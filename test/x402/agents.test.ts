@@ -20,7 +20,7 @@ import { type Address, type Hex, parseUnits, verifyTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import { bodySha256, paidAnswerDomain, paidAnswerMessage, paidAnswerTypes, type SignedPaidAnswer } from "../../api/x402/createX402Signer";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";

@@ -4,7 +4,7 @@ import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import type { X402Service } from "../../api/x402/createX402Service";

@@ -1,9 +1,11 @@
 import { PGlite } from "@electric-sql/pglite";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createApp } from "../../api/app";
+import { routes } from "../../api/routes/routeList";
+import type { AppStore } from "../../api/store/createAppStore";
 import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
@@ -12,6 +14,9 @@ import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider, testClient } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import type { Fetcher } from "../support/payingFetch";
+import { signedPayment } from "../support/signedPayment";
+import { giveUsdc } from "../support/usdc";
+import { testX402Service } from "../support/x402";
 
 /** The challenge an unpaid request gets (decoded from its PAYMENT-REQUIRED header). */
 export async function challengeOf(app: Fetcher, url: string): Promise<PaymentRequired> {
@@ -37,4 +42,23 @@ export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Se
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
   return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market })), access, marketIndex };
+}
+
+/**
+ * A payer holding `inFlight` calls' price of the gas route with that many payments in flight (claimed
+ * through another replica of `store`, none settled): each further payment of it passes verification,
+ * reads its balance and authorization states, and is refused as committed.
+ */
+export async function committedPayer(manifest: Manifest, store: AppStore, terms: PaymentRequirements, inFlight: number): Promise<Hex> {
+  const payer = generatePrivateKey();
+  await giveUsdc(manifest, privateKeyToAccount(payer).address, BigInt(terms.amount) * BigInt(inFlight));
+  const replica = testX402Service(manifest, store);
+  const route = { ...routes.gasFees, x402PriceUsd: routes.gasFees.x402PriceUsd as number };
+  const path = routes.gasFees.path;
+  for (let i = 0; i < inFlight; i++) {
+    const admitted = await replica.admit(route, { url: `http://127.0.0.1${path}`, path }, (await signedPayment(terms, payer)).header);
+    if (!(admitted.ok && admitted.value.kind === "PAY"))
+      throw new Error(`payment ${i} in flight was not claimed: ${JSON.stringify(admitted)}`);
+  }
+  return payer;
 }

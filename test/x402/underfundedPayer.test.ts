@@ -3,7 +3,7 @@ import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { defaultX402PayerAuthorizationReads } from "../../api/config";
-import { routes } from "../../api/routes/routeTable";
+import { routes } from "../../api/routes/routeList";
 import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";

@@ -18,16 +18,9 @@ export {
   RateLimitedError,
   ServiceError,
 } from "./errors.js";
+export type { GuardedTransaction, GuardObservation, GuardPolicy, GuardVerdict } from "./guard/GuardObservation.js";
 export { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guard/guardErrors.js";
-export {
-  type GuardableWallet,
-  type GuardedTransaction,
-  type GuardObservation,
-  type GuardPolicy,
-  type GuardVerdict,
-  type TransactionGuardOptions,
-  transactionGuard,
-} from "./guard/transactionGuard.js";
+export { type GuardableWallet, type TransactionGuardOptions, transactionGuard } from "./guard/transactionGuard.js";
 export { type PaymentOptions, type PaymentSigner, usdcToAtomic } from "./payWithX402.js";
 export type { CallKind } from "./request.js";
 export { callTool, type ToolAnswer } from "./tools/callTool.js";

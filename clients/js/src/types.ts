@@ -203,9 +203,15 @@ export type DexMetrics = {
   volumeWindow: { from: string; to: string; seconds: number };
   coverage: {
     scope: "TRACKED_POOLS";
+    /** The price route's pools: every planned pool verified on chain and indexed. */
+    poolSet: "VERIFIED_CANDIDATES";
+    /** Planned pools by outcome: `indexed` = `pools` + the sum of `excluded`. */
+    candidates: { indexed: number; watched: number; refused: number };
     tokens: { symbol: string; address: string; priceUsd: string }[];
     dexes: string[];
     pools: number;
+    /** The pools summed (address, or a V4 pool's id), sorted. */
+    summedPools: string[];
     hookedPools: string[];
     excluded: Record<string, number>;
   };

@@ -1,4 +1,4 @@
-import type { GuardObservation } from "./transactionGuard.js";
+import type { GuardObservation } from "./GuardObservation.js";
 
 /** The transaction guard did not send a transaction: switch on `code`. */
 export class TransactionGuardError extends Error {

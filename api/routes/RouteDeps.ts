@@ -1,0 +1,37 @@
+import type { Context } from "hono";
+import type { AccessDeps } from "../access/createAccessDeps";
+import type { WorkBudget } from "../access/createWorkBudget";
+import type { AuditContractDeps } from "../capability/auditContract";
+import type { DemoSample } from "../capability/demoSamples";
+import type { StatusReport } from "../health/StatusReport";
+import type { IndexDb } from "../index/indexDb";
+import type { ListWhaleSignalsDeps } from "../market/listWhaleSignals";
+import type { ObserveGasFeesDeps } from "../market/observeGasFees";
+import type { ReadMarket } from "../market/readMarket";
+
+/** Live contract analysis: the Base providers, and the demo's published samples and work budget. */
+export type CapabilityRouteDeps = AuditContractDeps & {
+  samples: readonly DemoSample[];
+  /** RPC reads each client may cause per minute (DEMO_RPC_READS_PER_MINUTE); absent: unbudgeted (the server always sets it). */
+  workBudget?: WorkBudget;
+};
+
+/**
+ * What the market routes read from: the chain for gas; our index, one reading per indexed block, for
+ * prices and DEX metrics; that reading and the transfers' window for whale signals.
+ */
+export type MarketRouteDeps = { gasFees: ObserveGasFeesDeps; readMarket: ReadMarket; whaleSignals: ListWhaleSignalsDeps };
+
+/** What the route modules' handlers and tools are served from (`ServedRoute`): each takes the parts it uses. */
+export type RouteDeps = {
+  capability: CapabilityRouteDeps;
+  market: MarketRouteDeps;
+  /** The live status with its recorded availability (`createStatusCheck`). */
+  checkStatus: () => Promise<StatusReport>;
+  /** API keys, onboarding, purchases, recovery: the access middleware's options and the key routes' services. */
+  access: AccessDeps;
+  /** The per-address bucket of a request (hashed client address): whose demo budget a call spends. */
+  clientBucket: (c: Context) => string;
+  /** Ponder's tables, read for readiness. */
+  indexDb: IndexDb;
+};

@@ -1,0 +1,23 @@
+CREATE TABLE "app"."x402_channel" (
+	"channel_id" text PRIMARY KEY NOT NULL,
+	"payer" text NOT NULL,
+	"payer_authorizer" text NOT NULL,
+	"receiver" text NOT NULL,
+	"receiver_authorizer" text NOT NULL,
+	"token" text NOT NULL,
+	"withdraw_delay" integer NOT NULL,
+	"salt" text NOT NULL,
+	"charged_cumulative_amount" numeric(78, 0) NOT NULL,
+	"signed_max_claimable" numeric(78, 0) NOT NULL,
+	"signature" text NOT NULL,
+	"balance" numeric(78, 0) NOT NULL,
+	"total_claimed" numeric(78, 0) NOT NULL,
+	"withdraw_requested_at" bigint NOT NULL,
+	"refund_nonce" bigint NOT NULL,
+	"onchain_synced_at" bigint,
+	"last_request_timestamp" bigint NOT NULL,
+	"pending_id" text,
+	"pending_signed_max_claimable" numeric(78, 0),
+	"pending_expires_at" bigint,
+	CONSTRAINT "x402_channel_pending_whole" CHECK (("app"."x402_channel"."pending_id" IS NULL) = ("app"."x402_channel"."pending_signed_max_claimable" IS NULL) AND ("app"."x402_channel"."pending_id" IS NULL) = ("app"."x402_channel"."pending_expires_at" IS NULL))
+);

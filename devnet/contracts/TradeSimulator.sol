@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+interface ISimToken {
+    function balanceOf(address) external view returns (uint256);
+    function transfer(address, uint256) external returns (bool);
+}
+
+interface ISimPair {
+    function getReserves() external view returns (uint256, uint256, uint256);
+    function getAmountOut(uint256 amountIn, address tokenIn) external view returns (uint256);
+    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
+/// The trade simulation's helper. Never deployed: the API places its runtime code by state override at two
+/// synthetic addresses (the trader and its peer) inside one eth_call, funds the trader's quote asset by
+/// override, and reads back what each step observed. Every step runs as a call of its own with a gas cap,
+/// so a revert is caught with its data; the ladder's probes always revert, leaving no state behind.
+contract TradeSimulator {
+    /// kind 0: Uniswap V2 pair (0.3% fee from reserves); kind 1: Aerodrome pool (its own getAmountOut).
+    struct Plan {
+        address pool;
+        uint8 kind;
+        address token;
+        address quote;
+        address peer;
+        uint256 smallIn;
+        uint256 largeIn;
+        /// Resolution of the ladder, in token base units (one whole token).
+        uint256 unit;
+        uint256 ladderSteps;
+        uint256 stepGas;
+    }
+
+    /// Buy: sent quote, arrived at the pool, quoted token out, received by the trader. Transfer: sent,
+    /// arrived (the sender's balance fell by), quoted = sent, received by the peer. Sell: sent tokens, arrived
+    /// at the pool, quoted = the pool's quote for what was sent, received quote asset.
+    struct Step {
+        bool attempted;
+        bool ok;
+        uint256 gasUsed;
+        uint256 sent;
+        uint256 arrived;
+        uint256 quoted;
+        uint256 received;
+        bytes revertData;
+    }
+
+    struct Limit {
+        bool probed;
+        uint256 largestOk;
+        uint256 smallestFailed;
+        uint256 steps;
+    }
+
+    struct Report {
+        Step buySmall;
+        Step transfer;
+        Step sellSmall;
+        Step buyLarge;
+        Step sellLarge;
+        Limit buyLimit;
+        Limit sellLimit;
+    }
+
+    error ProbeSucceeded();
+
+    function simulate(Plan calldata p) external returns (Report memory r) {
+        r.buySmall = _step(p, abi.encodeCall(this.buy, (p, p.smallIn)));
+        if (r.buySmall.ok) {
+            r.transfer = _step(p, abi.encodeCall(this.send, (p, r.buySmall.received)));
+            if (r.transfer.ok) r.sellSmall = _step(p, abi.encodeCall(this.sellThroughPeer, (p)));
+        }
+        uint256 largeOut = quote(p, p.quote, p.largeIn);
+        r.buyLarge = _step(p, abi.encodeCall(this.buy, (p, p.largeIn)));
+        if (r.buyLarge.ok) r.sellLarge = _step(p, abi.encodeCall(this.sell, (p, r.buyLarge.received)));
+        if (r.buySmall.ok && !r.buyLarge.ok) r.buyLimit = _ladder(p, true, r.buySmall.quoted, largeOut);
+        if (r.sellSmall.ok && r.buyLarge.ok && !r.sellLarge.ok) {
+            r.sellLimit = _ladder(p, false, r.sellSmall.sent, r.buyLarge.received);
+        }
+    }
+
+    /// Buys the token with `amountIn` of the quote asset at the pool's own quote.
+    function buy(Plan calldata p, uint256 amountIn) external returns (uint256, uint256, uint256, uint256) {
+        uint256 out = quote(p, p.quote, amountIn);
+        uint256 poolBefore = ISimToken(p.quote).balanceOf(p.pool);
+        _pay(p.quote, p.pool, amountIn);
+        uint256 arrived = ISimToken(p.quote).balanceOf(p.pool) - poolBefore;
+        uint256 before = ISimToken(p.token).balanceOf(address(this));
+        _swapOut(p, p.token, out);
+        return (amountIn, arrived, out, ISimToken(p.token).balanceOf(address(this)) - before);
+    }
+
+    /// Sends `amount` of the token to the peer.
+    function send(Plan calldata p, uint256 amount) external returns (uint256, uint256, uint256, uint256) {
+        uint256 mine = ISimToken(p.token).balanceOf(address(this));
+        uint256 theirs = ISimToken(p.token).balanceOf(p.peer);
+        _pay(p.token, p.peer, amount);
+        uint256 left = ISimToken(p.token).balanceOf(address(this));
+        return (amount, mine > left ? mine - left : 0, amount, ISimToken(p.token).balanceOf(p.peer) - theirs);
+    }
+
+    /// The peer sells everything it holds.
+    function sellThroughPeer(Plan calldata p) external returns (uint256, uint256, uint256, uint256) {
+        return TradeSimulator(p.peer).sell(p, ISimToken(p.token).balanceOf(p.peer));
+    }
+
+    /// Sells `amount` of the token: the pool's quote for what was sent against what it pays for what arrived.
+    function sell(Plan calldata p, uint256 amount) public returns (uint256, uint256, uint256, uint256) {
+        uint256 quoted = quote(p, p.token, amount);
+        uint256 arrived = _payPool(p, amount);
+        uint256 before = ISimToken(p.quote).balanceOf(address(this));
+        _swapOut(p, p.quote, quote(p, p.token, arrived));
+        return (amount, arrived, quoted, ISimToken(p.quote).balanceOf(address(this)) - before);
+    }
+
+    /// Sends `amount` of the token to the pool; what arrived beyond its reserve.
+    function _payPool(Plan calldata p, uint256 amount) private returns (uint256) {
+        (uint256 r0, uint256 r1,) = ISimPair(p.pool).getReserves();
+        _pay(p.token, p.pool, amount);
+        return ISimToken(p.token).balanceOf(p.pool) - (p.token < p.quote ? r0 : r1);
+    }
+
+    /// Tries `amount` (token units leaving the pool on a buy, or sent on a sell), then reverts whatever happened.
+    function probe(Plan calldata p, bool buying, uint256 amount) external {
+        if (buying) {
+            _pay(p.quote, p.pool, p.largeIn);
+            _swapOut(p, p.token, amount);
+        } else {
+            _pay(p.token, p.pool, amount);
+        }
+        revert ProbeSucceeded();
+    }
+
+    /// The pool's output for `amountIn` of `tokenIn`, from its reserves before the trade.
+    function quote(Plan calldata p, address tokenIn, uint256 amountIn) public view returns (uint256) {
+        if (p.kind == 1) return ISimPair(p.pool).getAmountOut(amountIn, tokenIn);
+        (uint256 r0, uint256 r1,) = ISimPair(p.pool).getReserves();
+        (uint256 reserveIn, uint256 reserveOut) = tokenIn == (p.token < p.quote ? p.token : p.quote) ? (r0, r1) : (r1, r0);
+        uint256 withFee = amountIn * 997;
+        return withFee * reserveOut / (reserveIn * 1000 + withFee);
+    }
+
+    /// Bisects whole token units between an amount that succeeded and one that failed, at most ladderSteps probes.
+    function _ladder(Plan calldata p, bool buying, uint256 ok, uint256 failed) private returns (Limit memory l) {
+        l.probed = true;
+        uint256 lo = ok / p.unit;
+        uint256 hi = (failed + p.unit - 1) / p.unit;
+        while (hi - lo > 1 && l.steps < p.ladderSteps) {
+            uint256 mid = (lo + hi) / 2;
+            l.steps++;
+            try this.probe{gas: p.stepGas}(p, buying, mid * p.unit) {}
+            catch (bytes memory data) {
+                if (data.length == 4 && bytes4(data) == ProbeSucceeded.selector) lo = mid;
+                else hi = mid;
+            }
+        }
+        l.largestOk = lo * p.unit;
+        l.smallestFailed = hi * p.unit;
+    }
+
+    function _step(Plan calldata p, bytes memory call) private returns (Step memory s) {
+        s.attempted = true;
+        uint256 start = gasleft();
+        (bool ok, bytes memory ret) = address(this).call{gas: p.stepGas}(call);
+        s.gasUsed = start - gasleft();
+        s.ok = ok;
+        if (ok) (s.sent, s.arrived, s.quoted, s.received) = abi.decode(ret, (uint256, uint256, uint256, uint256));
+        else s.revertData = ret;
+    }
+
+    function _swapOut(Plan calldata p, address tokenOut, uint256 out) private {
+        bool zeroOut = tokenOut < (tokenOut == p.token ? p.quote : p.token);
+        ISimPair(p.pool).swap(zeroOut ? out : 0, zeroOut ? 0 : out, address(this), "");
+    }
+
+    function _pay(address token, address to, uint256 amount) private {
+        (bool ok, bytes memory ret) = token.call(abi.encodeCall(ISimToken.transfer, (to, amount)));
+        if (!ok) {
+            assembly {
+                revert(add(ret, 32), mload(ret))
+            }
+        }
+        require(ret.length == 0 || abi.decode(ret, (bool)), "transfer returned false");
+    }
+}

@@ -1,0 +1,114 @@
+import { type Address, erc20Abi, getAddress, keccak256, maxUint256, parseUnits, stringToHex } from "viem";
+import { AerodromePoolFactoryAbi } from "../../abis/AerodromePoolFactoryAbi";
+import { UniswapV2FactoryAbi } from "../../abis/UniswapV2FactoryAbi";
+import { deployFixture, type SeedContext, send } from "../client";
+import { artifactOf } from "../compile";
+import type { ManifestToken, SimulationFixture } from "../manifest";
+import { devnetSwapRouterAbi } from "../swapRouterAbi";
+import { unitsForUsd } from "./prices";
+
+/** Where the fixtures' fees go: an address without a key (its balance is only ever read). */
+export const simulationTreasury = getAddress(`0x${keccak256(stringToHex("devnet simulation treasury")).slice(-40)}`);
+
+/** The traps, as SimFixtureToken's constructor takes them. */
+type Traps = SimulationFixture["traps"];
+const none: Traps = { buyFeeBps: 0, sellFeeBps: 0, transferFeeBps: 0, rebaseBps: 0, maxTxAmount: "0", sellsRestricted: false };
+
+/** Every fixture at $1 a token (18 decimals), each with a Uniswap V2 pool against USDC holding $1M. */
+const fixtureSpecs: { name: string; traps: Traps; deeperWethPool?: true }[] = [
+  // The plain token's deepest pool is an Aerodrome pool against WETH: the deepest is chosen across quotes.
+  { name: "plain", traps: none, deeperWethPool: true },
+  { name: "buySellTax", traps: { ...none, buyFeeBps: 300, sellFeeBps: 700 } },
+  { name: "transferTax", traps: { ...none, transferFeeBps: 200 } },
+  { name: "sellAllowlist", traps: { ...none, sellsRestricted: true } },
+  { name: "maxTx", traps: { ...none, maxTxAmount: parseUnits("5000", 18).toString() } },
+  // Paused by a test on a fork of the devnet, never in the seeded state.
+  { name: "pausable", traps: none },
+  { name: "rebasing", traps: { ...none, rebaseBps: 100 } },
+];
+
+const poolUsdPerSide = 500_000;
+const supply = parseUnits("100000000", 18);
+
+/**
+ * Deploys the trade simulation's fixture tokens, each with its pools created by the devnet's factories
+ * (so their addresses derive as Base's do) and registered with the token as the pools its buys and sells
+ * go through.
+ */
+export async function seedSimulationTokens(
+  ctx: SeedContext,
+  dexes: { uniswapV2: Address; aerodrome: Address; router: Address },
+  quotes: { USDC: ManifestToken; WETH: ManifestToken },
+): Promise<SimulationFixture[]> {
+  const fixtures: SimulationFixture[] = [];
+  for (const spec of fixtureSpecs) {
+    const traps = [
+      spec.traps.buyFeeBps,
+      spec.traps.sellFeeBps,
+      spec.traps.transferFeeBps,
+      spec.traps.rebaseBps,
+      BigInt(spec.traps.maxTxAmount),
+      spec.traps.sellsRestricted,
+    ];
+    const address = await deployFixture(ctx, "SimFixtureToken", [
+      `Sim ${spec.name}`,
+      `SIM${fixtures.length}`,
+      simulationTreasury,
+      traps,
+      supply,
+    ]);
+    const token = { abi: artifactOf(ctx.artifacts, "SimFixtureToken").abi, address };
+    await send(ctx, { address, abi: erc20Abi, functionName: "approve", args: [dexes.router, maxUint256] });
+    const pools = [await seedPool(ctx, dexes, address, quotes.USDC, 1, "uniswap-v2")];
+    if (spec.deeperWethPool) pools.push(await seedPool(ctx, dexes, address, quotes.WETH, 3, "aerodrome-volatile"));
+    for (const pool of pools) await send(ctx, { ...token, functionName: "setPool", args: [pool.address] });
+    fixtures.push({ name: spec.name, address, decimals: 18, treasury: simulationTreasury, traps: spec.traps, pools });
+  }
+  return fixtures;
+}
+
+/** A pool of `token` against `quote` holding poolUsdPerSide on each side (the token at $1); `depthScale` multiplies it. */
+async function seedPool(
+  ctx: SeedContext,
+  dexes: { uniswapV2: Address; aerodrome: Address; router: Address },
+  token: Address,
+  quote: ManifestToken,
+  depthScale: number,
+  kind: "uniswap-v2" | "aerodrome-volatile",
+): Promise<SimulationFixture["pools"][number]> {
+  const read = ctx.client.readContract;
+  let pool: Address;
+  if (kind === "uniswap-v2") {
+    await send(ctx, {
+      address: dexes.uniswapV2,
+      abi: artifactOf(ctx.artifacts, "UniswapV2Factory").abi,
+      functionName: "createPair",
+      args: [token, quote.address],
+    });
+    pool = await read({ address: dexes.uniswapV2, abi: UniswapV2FactoryAbi, functionName: "getPair", args: [token, quote.address] });
+  } else {
+    await send(ctx, {
+      address: dexes.aerodrome,
+      abi: artifactOf(ctx.artifacts, "AerodromePoolFactory").abi,
+      functionName: "createPool",
+      args: [token, quote.address, false],
+    });
+    pool = await read({
+      address: dexes.aerodrome,
+      abi: AerodromePoolFactoryAbi,
+      functionName: "getPool",
+      args: [token, quote.address, false],
+    });
+  }
+  const usd = poolUsdPerSide * depthScale;
+  const tokenAmount = parseUnits(String(usd), 18);
+  const quoteAmount = unitsForUsd(quote, usd);
+  const [amount0, amount1] = BigInt(token) < BigInt(quote.address) ? [tokenAmount, quoteAmount] : [quoteAmount, tokenAmount];
+  await send(ctx, {
+    address: dexes.router,
+    abi: devnetSwapRouterAbi,
+    functionName: "addLiquidity",
+    args: [pool, amount0, amount1, ctx.client.account.address],
+  });
+  return { kind, address: pool, quote: quote.symbol };
+}

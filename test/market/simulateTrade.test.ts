@@ -1,0 +1,208 @@
+import { type Address, erc20Abi, type Hex, numberToHex, pad, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { mappingKey } from "../../api/market/readSimulationPools";
+import { ladderBound, simulateTrade, simulationPeer, simulationPlan, simulationTrader } from "../../api/market/simulateTrade";
+import type { TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
+import { type Anvil, startAnvil } from "../../devnet/anvil";
+import { createDevnetClient } from "../../devnet/client";
+import { artifactOf, compileFixtures } from "../../devnet/compile";
+import type { Manifest, SimulationFixture } from "../../devnet/manifest";
+import { devnetProvider, testManifest } from "../support/devnet";
+import { expectedCosts, figureOf, figuresEqualParameters, simulationDeps } from "../support/simulation";
+
+// A private fork of the seeded devnet: the replays below are real transactions, and one test pauses a token.
+let fork: Anvil;
+let manifest: Manifest;
+beforeAll(async () => {
+  const shared = testManifest();
+  fork = await startAnvil({ fork: { rpcUrl: shared.rpcUrl, blockNumber: shared.seededAtBlock } });
+  manifest = { ...shared, rpcUrl: fork.rpcUrl };
+});
+afterAll(() => fork?.stop());
+
+async function simulate(address: Address) {
+  return simulateTrade(simulationDeps(manifest, [devnetProvider(manifest.rpcUrl, "fork")]), { address });
+}
+
+async function simulated(fixture: SimulationFixture): Promise<TradeSimulationResponse> {
+  const result = await simulate(fixture.address);
+  if (!result.ok) throw new Error(`${fixture.name}: ${result.code} ${result.message}`);
+  return result.value;
+}
+
+const userOf = (index: number) => {
+  const user = manifest.accounts.users[index];
+  if (!user) throw new Error(`no devnet user ${index}`);
+  return user;
+};
+const fixture = (name: string): SimulationFixture => {
+  const found = manifest.simulationTokens.find((f) => f.name === name);
+  if (!found) throw new Error(`no simulation fixture ${name}`);
+  return found;
+};
+
+describe("simulateTrade on the devnet's fixtures (a fork)", () => {
+  test("every figure of every trading fixture equals its parameters, in two round trips after the pin", async () => {
+    for (const name of ["plain", "buySellTax", "transferTax", "rebasing", "pausable"]) {
+      const f = fixture(name);
+      const answer = await simulated(f);
+      const costs = expectedCosts(f);
+      expect([answer.evidenceStatus, answer.conclusion, answer.rpcObservation.roundTrips], name).toEqual(["VERIFIED", null, 2]);
+      expect(
+        answer.figures.map((x) => x.outcome),
+        name,
+      ).toEqual(Array(5).fill("SUCCEEDED"));
+      for (const step of ["BUY_SMALL", "BUY_LARGE"] as const) expect(figureOf(answer, step).costBps, `${name} ${step}`).toBe(costs.buy);
+      expect(figureOf(answer, "TRANSFER").costBps, name).toBe(costs.transfer);
+      for (const step of ["SELL_SMALL", "SELL_LARGE"] as const) {
+        expect(figureOf(answer, step).tokenShortfallBps, `${name} ${step}`).toBe(costs.sellShortfall);
+      }
+      // The small sell's quote-side cost is the token's take too (the curve's effect of the smaller input is below half a bp there).
+      expect(figureOf(answer, "SELL_SMALL").costBps, name).toBe(costs.sellShortfall);
+      expect(answer.tradeLimits, name).toEqual([]);
+      expect(figuresEqualParameters(f, answer), name).toBe(true);
+      for (const x of answer.figures) {
+        expect([x.pool, x.blockNumber], name).toEqual([answer.pool?.address, answer.observationBlock.blockNumber]);
+        expect(x.gasUsed, name).toBeGreaterThan(20_000);
+      }
+    }
+  });
+
+  test("the deepest pool is taken across quotes and named with its depth, thin pools flagged", async () => {
+    const f = fixture("plain");
+    const answer = await simulated(f);
+    const weth = f.pools.find((p) => p.quote === "WETH");
+    expect(answer.pool?.address).toBe(weth?.address);
+    expect(answer.poolsConsidered.map((p) => p.address).sort()).toEqual(f.pools.map((p) => p.address).sort());
+    // $1.5M of WETH: √1.02 − 1 of it moves the price 2%, below the $50k floor.
+    expect(answer.pool?.depthUsd).toBeCloseTo(1_500_000 * (Math.sqrt(1.02) - 1), 0);
+    expect(answer.pool?.belowDepthFloor).toBe(true);
+    expect(answer.amounts).toMatchObject({ smallUsd: 100, largeUsd: 10_000 });
+  });
+
+  test("sells that revert for everyone but an allowlist: the revert decoded, buys observed", async () => {
+    const answer = await simulated(fixture("sellAllowlist"));
+    expect(answer.figures.map((x) => [x.step, x.outcome])).toEqual([
+      ["BUY_SMALL", "SUCCEEDED"],
+      ["TRANSFER", "SUCCEEDED"],
+      ["SELL_SMALL", "REVERTED"],
+      ["BUY_LARGE", "SUCCEEDED"],
+      ["SELL_LARGE", "REVERTED"],
+    ]);
+    expect(figureOf(answer, "SELL_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "sells restricted" });
+    // Small and large sells both fail: no limit to ladder for.
+    expect(answer.tradeLimits).toEqual([]);
+    expect(figuresEqualParameters(fixture("sellAllowlist"), answer)).toBe(true);
+  });
+
+  test("a maximum transaction: the larger buy reverts and the ladder finds the limit to the token unit", async () => {
+    const f = fixture("maxTx");
+    const answer = await simulated(f);
+    expect([figureOf(answer, "BUY_SMALL").outcome, figureOf(answer, "BUY_LARGE").outcome]).toEqual(["SUCCEEDED", "REVERTED"]);
+    const [limit] = answer.tradeLimits;
+    expect(limit).toMatchObject({ side: "BUY", largestSucceeded: f.traps.maxTxAmount, ladderBound });
+    expect(BigInt(limit?.smallestFailed ?? 0) - BigInt(limit?.largestSucceeded ?? 0)).toBe(10n ** 18n);
+    expect(limit?.probes).toBeLessThanOrEqual(ladderBound);
+    expect(figuresEqualParameters(f, answer)).toBe(true);
+  });
+
+  test("a replay of the same trades as real transactions on the fork agrees with the simulation", async () => {
+    const client = createDevnetClient(manifest.rpcUrl, userOf(6).privateKey);
+    const simulator = { address: simulationTrader, abi: artifactOf(compileFixtures(), "TradeSimulator").abi };
+    for (const name of ["buySellTax", "transferTax", "rebasing", "maxTx"]) {
+      const f = fixture(name);
+      const answer = await simulated(f);
+      const { pool, amounts, funding } = answer;
+      if (!pool || !amounts || !funding) throw new Error(`${name}: no simulation`);
+      // The same placement as the override, made for real: the helper's code, the trader's quote balance.
+      const code = (await client.getCode({ address: simulationTrader })) ?? "0x";
+      if (code === "0x") {
+        const runtime = artifactOf(compileFixtures(), "TradeSimulator").deployedBytecode;
+        await client.setCode({ address: simulationTrader, bytecode: runtime });
+        await client.setCode({ address: simulationPeer, bytecode: runtime });
+      }
+      await client.setStorageAt({
+        address: funding.quoteToken,
+        index: mappingKey(simulationTrader, funding.balanceSlot),
+        value: pad(numberToHex(BigInt(amounts.largeIn) * 4n)),
+      });
+      const plan = simulationPlan({
+        pool,
+        token: f.address,
+        smallIn: BigInt(amounts.smallIn),
+        largeIn: BigInt(amounts.largeIn),
+        unit: 10n ** 18n,
+        stepGas: 2_000_000,
+      });
+      const transact = async (functionName: string, args: readonly unknown[]) => {
+        const hash = await client.writeContract({ ...simulator, functionName, args, gas: 3_000_000n } as never);
+        return client.waitForTransactionReceipt({ hash });
+      };
+      const tokenBalance = (holder: Address) =>
+        client.readContract({ address: f.address, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+      const transfersTo = (logs: readonly { address: Address; data: Hex; topics: readonly Hex[] }[], to: Address) =>
+        parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: logs as never })
+          .filter((l) => l.address.toLowerCase() === f.address.toLowerCase() && l.args.to === to)
+          .reduce((sum, l) => sum + l.args.value, 0n);
+
+      const traderBefore = await tokenBalance(simulationTrader);
+      const buy = await transact("buy", [plan, plan.smallIn]);
+      expect(buy.status, name).toBe("success");
+      const bought = (await tokenBalance(simulationTrader)) - traderBefore;
+      expect(bought, name).toBe(BigInt(figureOf(answer, "BUY_SMALL").received));
+      // The logs say the same where balances are not rebased.
+      if (f.traps.rebaseBps === 0) expect(transfersTo(buy.logs, simulationTrader), name).toBe(bought);
+
+      const peerBefore = await tokenBalance(simulationPeer);
+      expect((await transact("send", [plan, bought])).status, name).toBe("success");
+      expect((await tokenBalance(simulationPeer)) - peerBefore, name).toBe(BigInt(figureOf(answer, "TRANSFER").received));
+
+      const usdcBefore = await client.readContract({
+        address: plan.quote,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [simulationPeer],
+      });
+      const sell = await transact("sellThroughPeer", [plan]);
+      expect(sell.status, name).toBe("success");
+      const usdcAfter = await client.readContract({
+        address: plan.quote,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [simulationPeer],
+      });
+      expect(usdcAfter - usdcBefore, name).toBe(BigInt(figureOf(answer, "SELL_SMALL").received));
+
+      const large = await transact("buy", [plan, plan.largeIn]);
+      expect(large.status === "success" ? "SUCCEEDED" : "REVERTED", name).toBe(figureOf(answer, "BUY_LARGE").outcome);
+    }
+  });
+
+  test("a paused token: the buy reverts, observed with its data", async () => {
+    const f = fixture("pausable");
+    const owner = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
+    const hash = await owner.writeContract({
+      address: f.address,
+      abi: artifactOf(compileFixtures(), "SimFixtureToken").abi,
+      functionName: "setPaused",
+      args: [true],
+    } as never);
+    await owner.waitForTransactionReceipt({ hash });
+    const answer = await simulated(f);
+    expect(answer.figures.map((x) => x.outcome)).toEqual(["REVERTED", "NOT_ATTEMPTED", "NOT_ATTEMPTED", "REVERTED", "NOT_ATTEMPTED"]);
+    // The pair wraps the token's own "paused" in its transfer check, as Uniswap V2's TRANSFER_FAILED does.
+    expect(figureOf(answer, "BUY_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "transfer failed" });
+  });
+
+  test("no pool is DATA_SOURCE_UNAVAILABLE naming the reason; an account without code is UNVERIFIED", async () => {
+    const noPool = await simulate(manifest.contracts.multicall3 as Address);
+    expect(noPool).toMatchObject({ ok: false, code: "DATA_SOURCE_UNAVAILABLE" });
+    expect(noPool.ok ? "" : noPool.message).toMatch(/^no pool: /);
+    const account = await simulate(userOf(0).address);
+    expect(account.ok && [account.value.evidenceStatus, account.value.reason, account.value.figures]).toEqual([
+      "UNVERIFIED",
+      "NOT_A_CONTRACT",
+      [],
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { RpcProvider } from "../../api/chain/providers";
+import { createSimulateTradeDeps } from "../../api/market/createSimulateTradeDeps";
+import type { SimulateTradeDeps } from "../../api/market/simulateTrade";
+import type { TradeFigure, TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
+import type { Manifest, SimulationFixture } from "../../devnet/manifest";
+
+/** The trade simulation's dependencies over a devnet (or a fork of it) read through `providers`, with the configuration's defaults. */
+export function simulationDeps(manifest: Manifest, providers: readonly RpcProvider[]): SimulateTradeDeps {
+  return createSimulateTradeDeps({
+    providers,
+    chainId: manifest.chainId,
+    dexes: manifest.dexes,
+    market: { minPoolDepthUsd: 50_000, simulation: { callGas: 30_000_000, stepGas: 2_000_000 } },
+  });
+}
+
+/** What each step's cost must be, in basis points, from a trading fixture's parameters. */
+export function expectedCosts(f: SimulationFixture): { buy: number; transfer: number; sellShortfall: number } {
+  const { buyFeeBps, sellFeeBps, transferFeeBps, rebaseBps } = f.traps;
+  return { buy: transferFeeBps + buyFeeBps - rebaseBps, transfer: transferFeeBps - rebaseBps, sellShortfall: transferFeeBps + sellFeeBps };
+}
+
+/** The figure of one step of an answer. */
+export function figureOf(answer: TradeSimulationResponse, step: TradeFigure["step"]): TradeFigure {
+  const found = answer.figures.find((f) => f.step === step);
+  if (!found) throw new Error(`no ${step} figure`);
+  return found;
+}
+
+/**
+ * Whether an answer's figures equal the fixture's parameters exactly: costs to the basis point where every
+ * step trades, the allowlist's sells reverted with its message, the maximum transaction to the token unit.
+ */
+export function figuresEqualParameters(f: SimulationFixture, answer: TradeSimulationResponse): boolean {
+  const outcomes = answer.figures.map((x) => x.outcome).join(",");
+  if (f.traps.sellsRestricted) {
+    return (
+      outcomes === "SUCCEEDED,SUCCEEDED,REVERTED,SUCCEEDED,REVERTED" &&
+      figureOf(answer, "SELL_SMALL").revert?.message === "sells restricted" &&
+      answer.tradeLimits.length === 0
+    );
+  }
+  if (f.traps.maxTxAmount !== "0") {
+    const [limit] = answer.tradeLimits;
+    return (
+      outcomes === "SUCCEEDED,SUCCEEDED,SUCCEEDED,REVERTED,NOT_ATTEMPTED" &&
+      limit?.side === "BUY" &&
+      limit.largestSucceeded === f.traps.maxTxAmount &&
+      BigInt(limit.smallestFailed) - BigInt(limit.largestSucceeded) === BigInt(limit.resolution)
+    );
+  }
+  const costs = expectedCosts(f);
+  const cost = (step: TradeFigure["step"]) => figureOf(answer, step).costBps;
+  const shortfall = (step: TradeFigure["step"]) => figureOf(answer, step).tokenShortfallBps;
+  return (
+    outcomes === "SUCCEEDED,SUCCEEDED,SUCCEEDED,SUCCEEDED,SUCCEEDED" &&
+    cost("BUY_SMALL") === costs.buy &&
+    cost("BUY_LARGE") === costs.buy &&
+    cost("TRANSFER") === costs.transfer &&
+    cost("SELL_SMALL") === costs.sellShortfall &&
+    shortfall("SELL_SMALL") === costs.sellShortfall &&
+    shortfall("SELL_LARGE") === costs.sellShortfall &&
+    answer.tradeLimits.length === 0
+  );
+}
