@@ -43,7 +43,7 @@ import { baseFigures, printFigures } from "./benchFigures";
 import { buyKey } from "./buyKey";
 import { compareWithBareHono } from "./compareWithBareHono";
 import { countBlockActivity } from "./countBlockActivity";
-import { databaseBytes, type ServiceStorage } from "./databaseBytes";
+import { databaseBytes, type ServiceStorage, schemaBytes } from "./databaseBytes";
 import { indexLag } from "./indexLag";
 import { keyOf, loadSettings } from "./loadSettings";
 import { percentile } from "./percentile";
@@ -134,8 +134,16 @@ try {
   const pids: Record<string, number> = { indexer: indexer.pid ?? 0 };
   const replicaPid = replica && pidListeningOn(Number(new URL(replica.baseUrl).port));
   if (replicaPid) pids.replica = replicaPid;
-  const windowStart = { at: Date.now(), block: await chain.getBlockNumber({ cacheTime: 0 }), bytes: await databaseBytes(storage.storage) };
+  const windowStart = {
+    at: Date.now(),
+    block: await chain.getBlockNumber({ cacheTime: 0 }),
+    bytes: await databaseBytes(storage.storage),
+    schemas: await schemaBytes(storage.storage),
+  };
   const countsAtStart = { indexer: await indexerChain.proxy.counts(), replica: (await replica?.chain.counts()) ?? {} };
+  console.log(
+    `RPC requests of the start-up (the indexer's process, ${windowStart.block} blocks): ${JSON.stringify(countsAtStart.indexer)}`,
+  );
   const lags: number[] = [];
   let largestRss: ProcessSizes = residentSetSizes(pids);
   let sampling = true;
@@ -165,8 +173,13 @@ try {
   if (left > 0) await sleep(left);
   sampling = false;
   await samplers;
-  const windowEnd = { block: await chain.getBlockNumber({ cacheTime: 0 }), bytes: await databaseBytes(storage.storage) };
+  const windowEnd = {
+    block: await chain.getBlockNumber({ cacheTime: 0 }),
+    bytes: await databaseBytes(storage.storage),
+    schemas: await schemaBytes(storage.storage),
+  };
   const blocks = Math.max(1, Number(windowEnd.block - windowStart.block));
+  const mbPerDay = (bytes: number) => Math.round((bytes / 1_048_576 / blocks) * blocksPerDay);
   const perDay = (end: Record<string, number>, start: Record<string, number>) =>
     Object.fromEntries(
       Object.entries(end)
@@ -188,7 +201,10 @@ try {
     p99MsAt1000rps: compared.p99MsAt1000rps,
     ratioVsBareHono: compared.ratioVsBareHono,
     startupSeconds,
-    dbGrowthMbPerDay: Math.round(((windowEnd.bytes - windowStart.bytes) / 1_048_576 / blocks) * blocksPerDay),
+    dbGrowthMbPerDay: mbPerDay(windowEnd.bytes - windowStart.bytes),
+    dbGrowthMbPerDayBySchema: Object.fromEntries(
+      Object.entries(windowEnd.schemas).map(([schema, bytes]) => [schema, mbPerDay(bytes - (windowStart.schemas[schema] ?? 0))]),
+    ),
     rssMb: largestRss.total ?? 0,
     backend: storage.storage.kind,
     servedBy: replica ? "replica" : "indexer",
@@ -196,6 +212,7 @@ try {
     blocks,
     carried,
     rpcRequestsPerDay,
+    rpcRequestsAtStartup: countsAtStart.indexer,
     rssByProcessMb: largestRss,
     bareHonoP99MsAt1000rps: compared.bareHonoP99MsAt1000rps,
     bareHonoRps: compared.bareHonoRps,

@@ -112,6 +112,8 @@ export const baseFigures = z.strictObject({
   startupSeconds: z.number(),
   /** The database's growth (Ponder's sync cache included) per 43,200 blocks. */
   dbGrowthMbPerDay: z.number(),
+  /** The same by schema, tables with their indexes (Postgres; empty on PGlite). */
+  dbGrowthMbPerDayBySchema: z.record(z.string(), z.number()),
   /** The largest sum of the service's resident sets (the devnet apart). */
   rssMb: z.number(),
   backend,
@@ -123,6 +125,8 @@ export const baseFigures = z.strictObject({
   carried: z.strictObject({ swapsPerBlock: z.number(), trackedTransfersPerBlock: z.number(), paymentsPerBlock: z.number() }),
   /** RPC requests by method per 43,200 blocks: the indexer's process, and the replica's (empty without one). */
   rpcRequestsPerDay: z.strictObject({ indexer: z.record(z.string(), z.number().int()), replica: z.record(z.string(), z.number().int()) }),
+  /** The indexer's process's RPC requests by method from its start to the window's (the backfill, the candidates' checks, the keys' sale). */
+  rpcRequestsAtStartup: z.record(z.string(), z.number().int()),
   rssByProcessMb: z.record(z.string(), z.number()),
   bareHonoP99MsAt1000rps: z.number(),
   bareHonoRps: z.number().int(),

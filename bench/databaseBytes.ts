@@ -9,11 +9,30 @@ export type ServiceStorage = { kind: "postgres"; url: string } | { kind: "pglite
 export async function databaseBytes(storage: ServiceStorage): Promise<number> {
   if (storage.kind === "pglite")
     return storage.directories.filter((directory) => existsSync(directory)).reduce((sum, directory) => sum + folderBytes(directory), 0);
-  const client = new pg.Client({ connectionString: storage.url });
+  const [row] = await query<{ bytes: string }>(storage.url, "SELECT pg_database_size(current_database()) AS bytes");
+  return Number(row?.bytes);
+}
+
+/**
+ * Bytes of each schema's tables with their indexes and TOAST (Postgres: `ponder_sync`, the index's schema,
+ * `app`); empty for PGlite, whose files are not split by schema.
+ */
+export async function schemaBytes(storage: ServiceStorage): Promise<Record<string, number>> {
+  if (storage.kind === "pglite") return {};
+  const rows = await query<{ schema: string; bytes: string }>(
+    storage.url,
+    `SELECT n.nspname AS schema, sum(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') GROUP BY n.nspname`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.schema, Number(r.bytes)]));
+}
+
+async function query<T extends object>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ bytes: string }>("SELECT pg_database_size(current_database()) AS bytes");
-    return Number(rows[0]?.bytes);
+    return (await client.query<T>(sql)).rows;
   } finally {
     await client.end();
   }
