@@ -23,7 +23,8 @@ export async function schemaBytes(storage: ServiceStorage): Promise<Record<strin
     storage.url,
     `SELECT n.nspname AS schema, sum(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') GROUP BY n.nspname`,
+     WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+     GROUP BY n.nspname`,
   );
   return Object.fromEntries(rows.map((r) => [r.schema, Number(r.bytes)]));
 }
