@@ -2,7 +2,7 @@
  * Base's scale, simulated (issue 37, item 5): the devnet seeded like Base (its pools at CREATE2 addresses,
  * found by the indexer's derivation), blocks every BENCH_BLOCK_SECONDS (2, Base's), and the traffic
  * generator at Base's rates (devnet/trafficBaseRates.ts, each rate from a public source) from before the
- * service starts to the end. The service as deployed: `ponder start` (the indexer, with the API in its
+ * service starts to the end, both in a process of their own (bench/baseDevnet.ts). The service as deployed: `ponder start` (the indexer, with the API in its
  * process) reading the chain through a counting RPC proxy (test/support/rpcProxy.ts); on Postgres
  * (DATABASE_URL: a throwaway database of that server) an API replica (`ponder serve`, through a proxy of its
  * own) serves the price route, on PGlite the indexer's process does. After start-up, for BENCH_SECONDS
@@ -22,19 +22,18 @@
  * in bench/benchFigures.ts).
  */
 
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPublicClient, http } from "viem";
 import type { z } from "zod";
 import { marketSymbols } from "../api/market/marketSymbols";
 import { freePort } from "../devnet/anvil";
-import { writeManifest } from "../devnet/manifest";
-import { startDevnet } from "../devnet/startDevnet";
-import { baseRates, startBaseRateTraffic } from "../devnet/trafficBaseRates";
+import { type Manifest, readManifest, writeManifest } from "../devnet/manifest";
+import { baseRates } from "../devnet/trafficBaseRates";
 import { spawnPonder, stopPonder } from "../scripts/ponderProcess";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { type RpcProxy, startRpcProxy } from "../test/support/rpcProxy";
@@ -63,6 +62,7 @@ const rates = {
   paymentsPerBlock: Number(process.env.BENCH_PAYMENTS_PER_BLOCK ?? baseRates.paymentsPerBlock),
 };
 const schema = process.env.DATABASE_SCHEMA || "svc_index";
+const root = resolve(import.meta.dirname, "..");
 
 const work = mkdtempSync(join(tmpdir(), "svc-bench-base-"));
 const stops: (() => Promise<unknown>)[] = [async () => rmSync(work, { recursive: true, force: true })];
@@ -72,11 +72,7 @@ const stopAll = async () => {
 process.once("SIGINT", () => void stopAll().finally(() => process.exit(1)));
 let figures: z.infer<typeof baseFigures> | undefined;
 try {
-  const devnet = await startDevnet({ port: 0, blockTime: blockSeconds, traffic: false, manifestPath: join(work, "manifest.json") });
-  stops.push(devnet.stop);
-  const { manifest } = devnet;
-  const traffic = startBaseRateTraffic(manifest, rates, () => {});
-  stops.push(traffic.stop);
+  const manifest = await startBaseDevnet(join(work, "manifest.json"));
   const chain = createPublicClient({ transport: http(manifest.rpcUrl) });
 
   // Each process reads the chain through a proxy of its own, which counts its requests by method.
@@ -224,6 +220,32 @@ try {
 }
 // Printed once every process has stopped: nothing of theirs comes after it.
 if (figures) printFigures(baseFigures, figures);
+
+/** bench/baseDevnet.ts in a process of its own, stopped with the rest; resolves with its manifest once its traffic runs. */
+async function startBaseDevnet(manifestPath: string): Promise<Manifest> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "bench", "baseDevnet.ts"), manifestPath, String(blockSeconds), JSON.stringify(rates)],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  stops.push(
+    () =>
+      new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done(undefined);
+        child.once("exit", done);
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+      }),
+  );
+  await new Promise<void>((ready, fail) => {
+    child.stdout?.on("data", (d: Buffer) => d.toString().includes("ready") && ready());
+    child.once("exit", (code) => fail(new Error(`the devnet exited with ${code}`)));
+  });
+  return readManifest(manifestPath);
+}
 
 /** Postgres (a throwaway database of DATABASE_URL's server) or PGlite folders of this run, and the environment naming it. */
 async function serviceStorage(): Promise<{ storage: ServiceStorage; env: Record<string, string> }> {
