@@ -189,6 +189,9 @@ try {
   const carried = await countBlockActivity(chain, manifest, windowStart.block + 1n, windowEnd.block);
   const loadAverage = loadavg().map((n) => Number(n.toFixed(2)));
   console.log(`window: ${blocks} blocks of ${blockSeconds} s; a block carried ${JSON.stringify(carried)}`);
+  const lagCounts = new Map<number, number>();
+  for (const lag of lags) lagCounts.set(lag, (lagCounts.get(lag) ?? 0) + 1);
+  console.log(`lag samples by blocks behind: ${[...lagCounts].map(([lag, n]) => `${lag}: ${n}`).join(", ")}`);
   console.log(`RPC requests per day of Base, by process and method: ${JSON.stringify(rpcRequestsPerDay)}`);
   console.log(`resident sets at their largest (MB): ${JSON.stringify(largestRss)}; load average ${loadAverage.join(" ")}`);
   figures = {
