@@ -115,6 +115,41 @@ export const indexerFigures = z.strictObject({
   lagBlocks: z.number().int(),
 });
 
+/** `bench:base`: the service at Base's rates on the devnet seeded like Base, for ten minutes. */
+export const baseFigures = z.strictObject({
+  /** The chain's head minus the indexer's block, sampled every 250 ms over the window. */
+  lagBlocksMax: z.number().int(),
+  lagBlocksP99: z.number().int(),
+  /** The price route at a fixed 1,000 req/s, and its throughput over bare Hono's in the same run. */
+  p99MsAt1000rps: z.number(),
+  ratioVsBareHono: z.number(),
+  /** From `ponder start` to its /ready, the backfill of the full candidate set done. */
+  startupSeconds: z.number(),
+  /** The database's growth (Ponder's sync cache included) per 43,200 blocks. */
+  dbGrowthMbPerDay: z.number(),
+  /** The same by schema, tables with their indexes (Postgres; empty on PGlite). */
+  dbGrowthMbPerDayBySchema: z.record(z.string(), z.number()),
+  /** The largest sum of the service's resident sets (the devnet apart). */
+  rssMb: z.number(),
+  backend,
+  servedBy: z.enum(["indexer", "replica"]),
+  blockSeconds: z.number(),
+  /** Blocks in the measured window. */
+  blocks: z.number().int(),
+  /** What the chain carried a block on average over the window, counted from its logs. */
+  carried: z.strictObject({ swapsPerBlock: z.number(), trackedTransfersPerBlock: z.number(), paymentsPerBlock: z.number() }),
+  /** RPC requests by method per 43,200 blocks: the indexer's process, and the replica's (empty without one). */
+  rpcRequestsPerDay: z.strictObject({ indexer: z.record(z.string(), z.number().int()), replica: z.record(z.string(), z.number().int()) }),
+  /** The indexer's process's RPC requests by method from its start to the window's (the backfill, the candidates' checks, the keys' sale). */
+  rpcRequestsAtStartup: z.record(z.string(), z.number().int()),
+  rssByProcessMb: z.record(z.string(), z.number()),
+  bareHonoP99MsAt1000rps: z.number(),
+  bareHonoRps: z.number().int(),
+  routeRps: z.number().int(),
+  /** The machine's load average (1, 5, 15 minutes) at the window's end. */
+  loadAverage: z.array(z.number()),
+});
+
 /**
  * Prints `figures` as the benchmark's last line, typed by its schema (checked by the smoke test, not here:
  * a long run's figures are printed even when one of them is not a number).

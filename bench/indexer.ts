@@ -26,6 +26,7 @@ import { devnetSwapRouterAbi } from "../devnet/swapRouterAbi";
 import { startTraffic } from "../devnet/traffic";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { indexerFigures, printFigures } from "./benchFigures";
+import { indexLag } from "./indexLag";
 
 const root = resolve(import.meta.dirname, "..");
 const blocks = Number(process.env.BENCH_BLOCKS ?? 20);
@@ -285,11 +286,7 @@ function summary(run: Backfill): string {
  */
 async function measureLag(manifest: Manifest, ponder: Ponder): Promise<{ max: number; mean: number }> {
   const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
-  const lag = async () => {
-    const [head, status] = await Promise.all([client.getBlockNumber(), fetch(`${ponder.baseUrl}/status`).then((r) => r.json())]);
-    const indexed = (status as { base?: { block: { number: number } } }).base?.block.number;
-    return indexed === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Number(head) - indexed);
-  };
+  const lag = () => indexLag(client, `${ponder.baseUrl}/status`);
   await client.setIntervalMining({ interval: 1 });
   for (const deadline = Date.now() + 60_000; (await lag()) > 0; await sleep(250)) {
     if (Date.now() > deadline) throw new Error("the index did not reach the head within 60 s of its backfill");

@@ -31,16 +31,15 @@ import { type RunningService, startReplica, waitForJson } from "../test/support/
 import { marketFigures, printFigures } from "./benchFigures";
 import { type BenchService, benchService, outsideService } from "./benchService";
 import { buyKey } from "./buyKey";
+import { compareWithBareHono } from "./compareWithBareHono";
 import { keyOf, loadSettings } from "./loadSettings";
-import { measureLoad } from "./measureLoad";
-import { median } from "./median";
 import { startBareHono } from "./startBareHono";
 
 /** The route this benchmark is about. */
 const marketRoute = "/v1/token/price/WETH";
 
 const route = process.env.BENCH_ROUTE || marketRoute;
-const { duration, connections, rounds, rateSeconds, rateConnections, warmupSeconds, cpuProfileDir } = loadSettings;
+const { duration, connections, rounds, cpuProfileDir } = loadSettings;
 const onReplica = process.env.BENCH_REPLICA === "1";
 if (onReplica && !process.env.DATABASE_URL)
   throw new Error("BENCH_REPLICA=1 needs DATABASE_URL: a replica reads the index and the app store from Postgres");
@@ -76,44 +75,19 @@ try {
     );
   }
   sampler = sampleFreshness(keyed(0), manifest.rpcUrl);
-  const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
-    measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
-  if (warmupSeconds > 0) {
-    // JIT, connections, caches
-    await measure({ url: `${bare.url}/` }, warmupSeconds);
-    await measure(keyed(0), warmupSeconds);
-  }
-
-  const bareRps: number[] = [];
-  const routeRps: number[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    const b = await measure({ url: `${bare.url}/` }, duration);
-    const r = await measure(keyed(round), duration);
-    bareRps.push(b.rps);
-    routeRps.push(r.rps);
-    console.log(`round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; ${route} ${r.rps.toFixed(0)} req/s (p99 ${r.p99Ms} ms at full load)`);
-  }
-  const fixedBare = await measure({ url: `${bare.url}/` }, rateSeconds, 1000);
-  const fixed = await measure(keyed(rounds + 1), rateSeconds, 1000);
-  console.log(
-    `at 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms ${route}, ${fixedBare.p99Ms} ms bare Hono`,
-  );
+  const compared = await compareWithBareHono(bare.url, keyed, route);
   const freshness = await sampler.stop();
   sampler = undefined;
   console.log(
     `backend: ${database ? "Postgres" : "PGlite"}${process.env.REDIS_URL ? " + Redis" : ""}, served by ${replica ? "an API replica" : "the indexer's process"}; ${connections} connections, ${duration} s runs, ${rounds} rounds (medians)`,
   );
   printFigures(marketFigures, {
-    ratioVsBareHono: Number((median(routeRps) / median(bareRps)).toFixed(3)),
-    p99MsAt1000rps: fixed.p99Ms,
+    ...compared,
     freshnessBlocks: freshness,
-    bareHonoP99MsAt1000rps: fixedBare.p99Ms,
     route,
     backend: database ? "postgres" : "pglite",
     servedBy: replica ? "replica" : "indexer",
     rateLimits: process.env.REDIS_URL ? "redis" : "memory",
-    bareHonoRps: Math.round(median(bareRps)),
-    routeRps: Math.round(median(routeRps)),
   });
 } finally {
   await sampler?.stop();

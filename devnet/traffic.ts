@@ -89,7 +89,7 @@ export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): 
 }
 
 /** What each tick sends, chosen at random from the manifest's pools, tokens and recipients. */
-function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Address[]) {
+export function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Address[]) {
   const trader = client.account.address;
   const router = swapRouterOf(manifest);
   if (recipients.length === 0) throw new Error("traffic needs at least one recipient");
@@ -127,8 +127,7 @@ function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Add
     return { ...common, functionName, args: [pool.address, tokenIn.address, amountIn, 0n, trader] };
   }
 
-  function transfer(token: ManifestToken, amount: bigint, label: string): TrafficCall {
-    const to = pick(recipients);
+  function transfer(token: ManifestToken, amount: bigint, label: string, to = pick(recipients)): TrafficCall {
     return {
       label,
       address: token.address,
@@ -163,14 +162,20 @@ function createPlanner(manifest: Manifest, client: DevnetClient, recipients: Add
       }
       return calls;
     },
-    swaps: () => Array.from({ length: swapsPerTick }, () => swap(pick(markets))),
+    swaps: (count = swapsPerTick) => Array.from({ length: count }, () => swap(pick(markets))),
     positions: createPositionCycle(client, { pools: concentratedPools(manifest, v4Pools), router, trader, tokenOf }),
-    transfers: () =>
-      Array.from({ length: transfersPerTick }, () => {
+    transfers: (count = transfersPerTick) =>
+      Array.from({ length: count }, () => {
         const token = pick(tokens);
         const usd = randomBetween(trafficSizesUsd.transfer.min, trafficSizesUsd.transfer.max);
         return transfer(token, unitsForUsd(token, usd), `transfer of ${token.symbol}`);
       }),
+    /** A payment of `usd` in USDC to the manifest's payout address (a paid call of the service). */
+    payment: (usd: number): TrafficCall => {
+      const usdc = manifest.tokens.USDC;
+      if (!usdc) throw new Error("the manifest has no USDC");
+      return transfer(usdc, unitsForUsd(usdc, usd), "payment", manifest.payoutAddress);
+    },
     whale: (n: number) => {
       const whaleSpec = whaleTransfers[(n - 1) % whaleTransfers.length] ?? whaleTransfers[0];
       const token = manifest.tokens[whaleSpec.symbol];

@@ -1,4 +1,4 @@
-import type { Abi, Hash } from "viem";
+import { type Abi, type Address, type EncodeFunctionDataParameters, encodeFunctionData, type Hash, numberToHex } from "viem";
 import type { DevnetClient } from "./client";
 
 export type TrafficCall = {
@@ -69,6 +69,48 @@ export function createTrafficSender(client: DevnetClient, log: (message: string)
   }
 
   return { sendBatch };
+}
+
+/**
+ * Sends each batch as one JSON-RPC batch of `eth_sendTransaction` from `from`, one of anvil's unlocked
+ * accounts (anvil signs, this process does not), with locally counted nonces, and does not wait for
+ * receipts: at Base's rates a block carries a hundred and more of them. A refused transaction is logged
+ * and the count resynchronised from the node. Resolves with how many were accepted.
+ */
+export function createUnlockedBatchSender(rpcUrl: string, from: Address, log: (message: string) => void) {
+  let nextNonce: number | undefined;
+  const post = async (body: unknown) =>
+    (await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+
+  return async function sendUnlocked(calls: TrafficCall[]): Promise<number> {
+    if (calls.length === 0) return 0;
+    const nonce =
+      nextNonce ??
+      Number(
+        ((await post({ jsonrpc: "2.0", id: 0, method: "eth_getTransactionCount", params: [from, "pending"] })) as { result: string })
+          .result,
+      );
+    const batch = calls.map((call, id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "eth_sendTransaction",
+      params: [
+        {
+          from,
+          to: call.address,
+          data: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as EncodeFunctionDataParameters),
+          gas: numberToHex(call.gas),
+          nonce: numberToHex(nonce + id),
+          ...(call.value ? { value: numberToHex(call.value) } : {}),
+        },
+      ],
+    }));
+    const answers = (await post(batch)) as { id: number; error?: { message: string } }[];
+    const refused = answers.filter((answer) => answer.error);
+    for (const answer of refused) log(`traffic: ${calls[answer.id]?.label} not sent: ${answer.error?.message}`);
+    nextNonce = refused.length > 0 ? undefined : nonce + calls.length;
+    return calls.length - refused.length;
+  };
 }
 
 /** The first line of an error: viem's messages carry the whole request after it. */

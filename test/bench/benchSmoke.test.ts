@@ -5,6 +5,7 @@ import type { z } from "zod";
 import {
   accessFigures,
   auditFigures,
+  baseFigures,
   dissectFigures,
   indexerFigures,
   listenerFigures,
@@ -129,6 +130,16 @@ describe("npm run bench:* with tiny settings: exit 0, last line the documented J
         BENCH_LAG_SECONDS: "1",
       }),
       figures: indexerFigures,
+    },
+    "bench:base": {
+      env: () => ({
+        ...tinyLoad,
+        BENCH_SECONDS: "3",
+        BENCH_BLOCK_SECONDS: "1",
+        BENCH_SWAPS_PER_BLOCK: "2",
+        BENCH_TRANSFERS_PER_BLOCK: "2",
+      }),
+      figures: baseFigures,
     },
     "bench:dissect": { env: () => ({ BENCH_WARMUP: "0", BENCH_ROUNDS: "1" }), figures: dissectFigures },
     "bench:audit": {
