@@ -68,9 +68,12 @@
  * Included with its fast test (test/unit/isWhaleTransfer.test.ts): src/isWhaleTransfer.ts, the whale rule
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
  *
- * Included with their fast tests: the x402 payment code. api/x402/createX402Service.ts (test/unit/x402Service.test.ts:
- * terms, payment-identifier ids, claims and their fence, settlement records, release, pending settlements and stale
- * claims resolved on retry, retention) and api/x402/payPerCall.ts (test/x402/payPerCall.test.ts: the Hono side over
+ * Included with their fast tests: the x402 payment code. The service's roles, put together by
+ * api/x402/createX402Service.ts (test/unit/x402Service.test.ts): the offer (createX402Offer.ts), admission (terms,
+ * payment-identifier ids, claims and their fence: createX402Admission.ts), retries of a claimed payment (pending
+ * settlements and stale claims resolved on retry: createX402Recovery.ts), settlement records and release
+ * (createX402Settlement.ts), the signed receipt (createPaymentResponse.ts), the refusal reasons (X402Facilitator.ts),
+ * retention and api/x402/payPerCall.ts (test/x402/payPerCall.test.ts: the Hono side over
  * the real service), with api/store/x402PaymentQueries.ts under them, on an in-memory PGlite store, real EIP-3009
  * signatures by anvil's keys, a set clock, and test/support/recordedFacilitator.ts: a facilitator answering in the
  * shapes the in-process one gives (its getSupported as printed, verify and settle as @x402/evm builds them and
@@ -275,9 +278,7 @@ export default {
     "api/market/ratio.ts",
     "api/market/quotePool.ts",
     "api/x402/parsePaymentSignature.ts",
-    "api/x402/reasonCode.ts",
-    "api/x402/termsMismatch.ts",
-    "api/x402/paymentId.ts",
+    "api/x402/X402Facilitator.ts",
     "api/x402/reuseAnswer.ts",
     "api/x402/answerWithin.ts",
     "api/access/createCreditLeases.ts",
@@ -292,6 +293,11 @@ export default {
     "api/keys/createRecoveryService.ts",
     "api/keys/createKeyService.ts",
     "api/x402/createX402Service.ts",
+    "api/x402/createX402Offer.ts",
+    "api/x402/createX402Admission.ts",
+    "api/x402/createX402Recovery.ts",
+    "api/x402/createX402Settlement.ts",
+    "api/x402/createPaymentResponse.ts",
     "api/x402/payPerCall.ts",
     "api/x402/confirmSettlement.ts",
     "api/x402/resolvePendingSettlement.ts",

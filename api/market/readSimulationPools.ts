@@ -80,7 +80,9 @@ export async function readSimulationPools(
   });
   const wethPools = existing.filter((c) => c.token === weth.address && c.dex !== "aerodrome-stable");
   const wethDeepest = wethPools.sort((a, b) => Number(b.quoteReserve - a.quoteReserve))[0];
-  const wethPriceUsdc = wethDeepest ? (wethDeepest.quoteReserve * 10n ** BigInt(weth.decimals)) / wethDeepest.tokenReserve : null;
+  const wethPriceRaw = wethDeepest ? (wethDeepest.quoteReserve * 10n ** BigInt(weth.decimals)) / wethDeepest.tokenReserve : 0n;
+  // A pool holding less than one USDC unit per WETH prices nothing: no WETH-quoted pool is used then.
+  const wethPriceUsdc = wethPriceRaw > 0n ? wethPriceRaw : null;
   const usdOf = (quote: QuoteAsset, amount: bigint) =>
     quote.symbol === "USDC"
       ? Number(amount) / 10 ** quote.decimals

@@ -104,7 +104,8 @@ export async function simulateTrade(deps: SimulateTradeDeps, request: TradeSimul
     );
   }
   if (found.token.decimals === null || found.token.decimals > 36) {
-    return success(answer({ reason: "NOT_AN_ERC20: decimals() did not answer", verified: false }));
+    const why = found.token.decimals === null ? "decimals() did not answer" : `decimals() answered ${found.token.decimals}, above 36`;
+    return success(answer({ reason: `NOT_AN_ERC20: ${why}`, verified: false }));
   }
   const balanceSlot = found.balanceSlots[pool.quote.symbol];
   if (balanceSlot === undefined) {

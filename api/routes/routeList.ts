@@ -20,8 +20,9 @@ import { status } from "./status";
 
 /**
  * Every route of the API, each defined once in its module: a route that is not here does not exist.
- * The app mounts them, and the OpenAPI document, the plans, the MCP tools, the samples and the x402
- * discovery listing are built from this list, in its order (the tools' is the spec's).
+ * The plans, the MCP tools, the samples and the x402 discovery listing are built from this list, in its
+ * order (the tools' is the spec's); the app mounts the served routes, then each group's mount function
+ * (the OpenAPI document follows that mount order).
  */
 export const routes = {
   health,

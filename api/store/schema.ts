@@ -175,7 +175,7 @@ export const x402Payment = appSchema.table(
   {
     /** SHA-256 of the network, the asset, the payer and the authorization's nonce (`paymentId`). */
     id: text("id").primaryKey(),
-    /** The route paid for, as the route table names it (`GET /v1/audit/{address}`). */
+    /** The route paid for, as the route list names it (`GET /v1/audit/{address}`). */
     route: text("route").notNull(),
     network: text("network").notNull(),
     asset: text("asset").notNull(),

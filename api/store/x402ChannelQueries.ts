@@ -27,19 +27,23 @@ export function listX402Channels(db: AppDb): Promise<X402ChannelRow[]> {
 /** Another transaction created the channel's row between this one's read and its insert. */
 class ChannelCreatedConcurrently extends Error {}
 
+/** How many times a change of a channel created concurrently on another connection starts over. */
+const createAttempts = 3;
+
 /**
  * Reads one channel's row and applies what `decide` makes of it, atomically across replicas: the row is
  * read `FOR UPDATE` in a transaction, so a concurrent change of the same channel (on any connection)
  * waits for this one's commit and then reads its result. A row that does not exist yet cannot be
  * locked: two transactions may both find none, and the primary key lets one insert; the other starts
- * over and calls `decide` again on the row now there. (PGlite runs one transaction at a time.)
+ * over and calls `decide` again on the row now there (at most `createAttempts` times: only a delete between
+ * the attempts could make a third). (PGlite runs one transaction at a time.)
  */
 export async function changeX402Channel(
   db: AppDb,
   channelId: string,
   decide: (current: X402ChannelRow | undefined) => X402ChannelChange,
 ): Promise<ChangeX402ChannelReturnType> {
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
         const [current] = await tx.select().from(x402Channel).where(eq(x402Channel.channelId, channelId)).for("update");
@@ -60,7 +64,7 @@ export async function changeX402Channel(
         return { row, status: "updated" };
       });
     } catch (error) {
-      if (!(error instanceof ChannelCreatedConcurrently)) throw error;
+      if (!(error instanceof ChannelCreatedConcurrently) || attempt === createAttempts) throw error;
     }
   }
 }

@@ -1,4 +1,4 @@
-/** What a payable route tells x402, from the route table: its name, method, path, what it answers, its price, its parameters. */
+/** What a payable route tells x402, from the route list: its name, method, path, what it answers, its price, its parameters. */
 export type PaidRoute = {
   name: string;
   method: "get" | "post";

@@ -41,8 +41,8 @@ export type X402Recovery = {
   outcomeOf(rowId: string, retry: RequestPayment): Promise<Result<Admission>>;
 };
 
-/** A fakeable pause (the global timer): tests move a retry's wait on faked time. */
-const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+/** A fakeable pause (the global timer): tests move a retry's or a record's wait on faked time. */
+export const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /** Retries of payments already claimed: answered from our record, or from the chain when the record cannot say. */
 export function createX402Recovery(p: X402RecoveryParameters): X402Recovery {

@@ -1,4 +1,3 @@
-import { setTimeout as pause } from "node:timers/promises";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { x402ResourceServer } from "@x402/core/server";
 import type { Network, PaymentPayload, SettleResponse } from "@x402/core/types";
@@ -7,6 +6,7 @@ import { recordX402Settlement, releaseX402Payment, takeOverClaim } from "../stor
 import type { AdmittedPayment } from "./AdmittedPayment";
 import type { ConfirmSettlement } from "./confirmSettlement";
 import type { PaymentResponseOf } from "./createPaymentResponse";
+import { pause } from "./createX402Recovery";
 import type { PaidAnswer } from "./paidAnswer";
 import {
   isTxHash,

@@ -14,7 +14,7 @@ export function examplePath(route: Pick<PaidRoute, "name" | "path">): string {
   return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => params[name] ?? `:${name}`);
 }
 
-/** JSON Schema of the route's path parameters (its route-table schema), or undefined when it takes none. */
+/** JSON Schema of the route's path parameters (its schema in the route list), or undefined when it takes none. */
 export function pathParamsSchema(route: Pick<PaidRoute, "request">): Record<string, unknown> | undefined {
   const params = route.request?.params;
   if (!params) return undefined;

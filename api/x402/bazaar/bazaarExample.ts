@@ -23,12 +23,15 @@ export function bazaarExample(route: { name: string; method: string; path: strin
   return { ...(names.length > 0 ? { pathParams } : {}), output: abridge(capture.response, 0) };
 }
 
+/** Whether the abridged answer keeps `value` at `depth`: objects and lists above the last level, short texts. */
+function keeps(value: unknown, depth: number): boolean {
+  return value !== null && typeof value === "object" ? depth < maxDepth : typeof value !== "string" || value.length <= maxTextLength;
+}
+
 function abridge(value: unknown, depth: number): unknown {
-  if (Array.isArray(value)) return value.length > 0 ? [abridge(value[0], depth + 1)] : [];
+  if (Array.isArray(value)) return value.length > 0 && keeps(value[0], depth) ? [abridge(value[0], depth + 1)] : [];
   if (value === null || typeof value !== "object") return value;
-  const kept = Object.entries(value).filter(([, v]) =>
-    v !== null && typeof v === "object" ? depth < maxDepth : typeof v !== "string" || v.length <= maxTextLength,
-  );
+  const kept = Object.entries(value).filter(([, v]) => keeps(v, depth));
   return Object.fromEntries(kept.map(([name, v]) => [name, abridge(v, depth + 1)]));
 }
 
