@@ -1,7 +1,8 @@
 import type { Address } from "viem";
 import { baseUsdc } from "../../base/baseChain";
 import type { RpcProvider } from "../chain/providers";
-import { type AbuseLimits, defaultAbuseLimits, type ServiceOrigins } from "../config";
+import type { AbuseLimits, ServiceOrigins } from "../config";
+import { defaultAbuseLimits } from "../env/EnvSchema";
 import type { IndexDb } from "../index/indexDb";
 import type { KeyEnvironment } from "../keys/apiKeyFormat";
 import { createFreeKeyService, type FreeKeyService } from "../keys/createFreeKeyService";

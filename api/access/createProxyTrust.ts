@@ -1,5 +1,5 @@
 import { BlockList, isIP } from "node:net";
-import { parseIpBlock } from "../config";
+import { parseIpBlock } from "../env/envValues";
 import { bareAddress } from "./bareAddress";
 
 /** Whether an address (a socket's peer, or a hop a proxy wrote) is one of the trusted proxies. */

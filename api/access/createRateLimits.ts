@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { defaultMcpLimits } from "../config";
+import { defaultMcpLimits } from "../env/EnvSchema";
 import type { Tier } from "../keys/planCatalogue";
 import { catalogueRates } from "../keys/toIssuedKey";
 

@@ -1,4 +1,4 @@
-import { defaultRpcTimeoutMs } from "../config";
+import { defaultRpcTimeoutMs } from "../env/EnvSchema";
 import type { RpcProvider } from "./providers";
 import { rpcBatch } from "./rpcBatch";
 

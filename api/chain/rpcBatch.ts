@@ -1,4 +1,4 @@
-import { defaultRpcTimeoutMs } from "../config";
+import { defaultRpcTimeoutMs } from "../env/EnvSchema";
 import type { RpcProvider } from "./providers";
 
 export type RpcRequest = { method: string; params: unknown[] };

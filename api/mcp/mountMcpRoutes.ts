@@ -1,6 +1,7 @@
 import { createMcpHandler, type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
-import { defaultMcpLimits, type ServiceOrigins } from "../config";
+import type { ServiceOrigins } from "../config";
+import { defaultMcpLimits } from "../env/EnvSchema";
 import { ApiError, type ErrorCode, errorCodes } from "../errors";
 import { buildAnswer } from "../http/answer";
 import { answerJson } from "../http/jsonAnswer";

@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { createApp } from "../../api/app";
-import { defaultAbuseLimits } from "../../api/config";
+import { defaultAbuseLimits } from "../../api/env/EnvSchema";
 import type { IntentEnvelope } from "../../api/keys/records";
 import { intentPurgeBatchSize, openIntentExpiries, purgeExpiredIntents } from "../../api/store/intentQueries";
 import { unlimitedAbuse } from "../support/access";

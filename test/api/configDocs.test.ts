@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { EnvSchema } from "../../api/config";
+import { EnvSchema } from "../../api/env/EnvSchema";
 
 const reference = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");

@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import type { RpcProvider } from "../../api/chain/providers";
-import { defaultX402PayerAuthorizationReads } from "../../api/config";
+import { defaultX402PayerAuthorizationReads } from "../../api/env/EnvSchema";
 import type { AppStore } from "../../api/store/createAppStore";
 import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { connectRedis } from "../../api/access/connectRedis";
 import { createRateLimits, defaultRatePerMinute, type RateScope } from "../../api/access/createRateLimits";
-import { defaultMcpLimits } from "../../api/config";
+import { defaultMcpLimits } from "../../api/env/EnvSchema";
 import { tierTerms } from "../../api/keys/planCatalogue";
 
 /** Small budgets, a different one per scope, so a scope answering from another's budget shows. */

@@ -2,7 +2,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { defaultX402PayerAuthorizationReads } from "../../api/config";
+import { defaultX402PayerAuthorizationReads } from "../../api/env/EnvSchema";
 import { routes } from "../../api/routes/routeList";
 import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";

@@ -2,7 +2,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { defaultX402PayerAuthorizationReads } from "../../api/config";
+import { defaultX402PayerAuthorizationReads } from "../../api/env/EnvSchema";
 import { routes } from "../../api/routes/routeList";
 import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
