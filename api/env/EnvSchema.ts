@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { IndexerEnv } from "../../src/config/indexerEnv";
+import { commaList, IndexerEnv } from "../../src/config/indexerEnv";
 import { address, booleanFlag, ipBlockList, origin, positiveCount, tierRates, urlList } from "./envValues";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
@@ -88,16 +88,7 @@ export const EnvSchema = z.object({
   /** Where subscription and x402 payments are sent; on the devnet the manifest's payout account. */
   PAYOUT_ADDRESS: address.optional(),
   /** Addresses the free demo audit answers in full (comma-separated); defaults: the devnet fixtures or Base's majors. */
-  DEMO_AUDIT_ADDRESSES: z
-    .string()
-    .transform((s) =>
-      s
-        .split(",")
-        .map((a) => a.trim())
-        .filter((a) => a.length > 0),
-    )
-    .pipe(z.array(address))
-    .optional(),
+  DEMO_AUDIT_ADDRESSES: commaList.pipe(z.array(address)).optional(),
   /** The app store's PGlite directory (keys, intents, credits) on Base when DATABASE_URL is unset (the devnet's shares the index's). */
   APP_PGLITE_DIR: z.string().default(resolve(projectRoot, ".data", "app")),
   /** Server secret API keys are hashed under (HMAC-SHA256). Required in mainnet mode. */
@@ -174,14 +165,8 @@ export const EnvSchema = z.object({
   /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */
   CREDIT_LEASE_MAX: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** Browser origins allowed to call the MCP endpoints beside the service's own (comma-separated, `https://app.example.com`); a request without Origin always passes. */
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .transform((s) =>
-      s
-        .split(",")
-        .map((o) => o.trim().replace(/\/$/, ""))
-        .filter((o) => o.length > 0),
-    )
+  MCP_ALLOWED_ORIGINS: commaList
+    .transform((origins) => origins.map((o) => o.replace(/\/$/, "")))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/?#\s]+$/, "each must be an http(s) origin such as https://app.example.com")))
     .optional(),
   /** Open MCP streams (legacy SSE sessions; 2026-era listen streams) per replica; beyond it GET /sse is 503. */

@@ -2,18 +2,11 @@ import { BlockList, isIP } from "node:net";
 import { zeroAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { z } from "zod";
+import { commaList } from "../../src/config/indexerEnv";
 
 // One zod parser per kind of environment value; EnvSchema composes them.
 
-export const urlList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((u) => u.trim())
-      .filter((u) => u.length > 0),
-  )
-  .pipe(z.array(z.string().url()));
+export const urlList = commaList.pipe(z.array(z.string().url()));
 
 export const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
@@ -45,15 +38,9 @@ export function defaultOrigin(host: string, port: number): string {
 }
 
 /** `203.0.113.7, 10.0.0.0/8, 2001:db8::/32`: IP addresses and CIDR blocks, comma-separated. */
-export const ipBlockList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((e) => e.trim())
-      .filter((e) => e.length > 0),
-  )
-  .pipe(z.array(z.string().refine((e) => parseIpBlock(e) !== undefined, "each must be an IP address or a CIDR block such as 10.0.0.0/8")));
+export const ipBlockList = commaList.pipe(
+  z.array(z.string().refine((e) => parseIpBlock(e) !== undefined, "each must be an IP address or a CIDR block such as 10.0.0.0/8")),
+);
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
@@ -73,15 +60,8 @@ export const positiveCount = z.coerce.number().int().min(1);
 export const KeyTier = z.enum(["FREE", "STARTER", "GROWTH", "PRO"]);
 
 /** `PRO=600000, FREE=60` as {PRO: 600000, FREE: 60}: requests per minute by tier. */
-export const tierRates = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((e) => e.trim())
-      .filter((e) => e.length > 0)
-      .map((e) => e.split("=")),
-  )
+export const tierRates = commaList
+  .transform((entries) => entries.map((e) => e.split("=")))
   .pipe(
     z.array(
       z.tuple(

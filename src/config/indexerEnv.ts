@@ -17,8 +17,8 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
   .transform((a) => getAddress(a));
 
-/** `A,B , C` as ["A", "B", "C"]. */
-const entries = z.string().transform((s) =>
+/** `A,B , C` as ["A", "B", "C"]: a comma-separated list, entries trimmed, empty ones dropped. */
+export const commaList = z.string().transform((s) =>
   s
     .split(",")
     .map((e) => e.trim())
@@ -110,16 +110,16 @@ const positiveInt = z.coerce.number().int().positive();
 /** The indexer's environment variables (merged into api/config.ts's EnvSchema; documented in the README). */
 export const IndexerEnv = z.object({
   /** Tracked tokens to add or replace by symbol: `SYMBOL:0xADDRESS:DECIMALS,...`. */
-  INDEXER_TOKENS: entries.pipe(z.array(TokenEntry)).optional(),
+  INDEXER_TOKENS: commaList.pipe(z.array(TokenEntry)).optional(),
   /** Whale thresholds in token units to replace by symbol: `SYMBOL=AMOUNT,...`. */
-  INDEXER_WHALE_THRESHOLDS: entries.pipe(z.array(ThresholdEntry)).optional(),
+  INDEXER_WHALE_THRESHOLDS: commaList.pipe(z.array(ThresholdEntry)).optional(),
   INDEXER_WHALE_WINDOW_SECONDS: positiveInt.default(86_400),
   INDEXER_VOLUME_WINDOW_SECONDS: positiveInt.default(86_400),
   INDEXER_PRUNE_INTERVAL_BLOCKS: positiveInt.default(300),
   /** Curated pools instead of the derived candidates, `KIND:0xADDRESS,...`. */
-  INDEXER_POOLS: entries.pipe(z.array(PoolEntry)).optional(),
+  INDEXER_POOLS: commaList.pipe(z.array(PoolEntry)).optional(),
   /** Curated Uniswap V4 pools instead of the derived candidates, `0xPOOLID:0xCURRENCY0:0xCURRENCY1:FEE:TICKSPACING:0xHOOKS,...`. */
-  INDEXER_V4_POOLS: entries.pipe(z.array(V4PoolEntry)).optional(),
+  INDEXER_V4_POOLS: commaList.pipe(z.array(V4PoolEntry)).optional(),
   /** At most this many pools (candidates or curated entries, V4 ids included) are planned: each is verified at start. */
   INDEXER_MAX_CANDIDATES: positiveInt.default(1_500),
   /** At most this many initialized ticks are read per concentrated pool at start; a pool with more is refused. */

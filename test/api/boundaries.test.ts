@@ -82,7 +82,10 @@ describe("module boundaries", () => {
   test("the indexer (src/, ponder.config.ts, ponder.schema.ts) reaches nothing of api/ but the environment's parse (api/config.ts, api/env/), directly or through other files", () => {
     const indexer = [...typescriptUnder("src").filter((f) => f !== ponderApiAdapter), "ponder.config.ts", "ponder.schema.ts"];
     const crossings = importEdges(indexer)
-      .filter(({ imported }) => imported.startsWith("api/") && imported !== join("api", "config.ts") && !imported.startsWith(join("api", "env", "")))
+      .filter(
+        ({ imported }) =>
+          imported.startsWith("api/") && imported !== join("api", "config.ts") && !imported.startsWith(join("api", "env", "")),
+      )
       .map(({ importer, imported }) => `${importer} imports ${imported}`);
     expect(crossings).toEqual([]);
   });
