@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import type { Address } from "viem";
 import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../base/baseChain";
+import { baseDexDeployments } from "../base/baseDexDeployments";
 import { devnetAccount, devnetRoles } from "../devnet/accounts";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
@@ -22,6 +23,7 @@ import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { catalogueRates } from "./keys/toIssuedKey";
 import { createEthQuote } from "./market/createEthQuote";
 import { createGasFeesDeps } from "./market/createGasFeesDeps";
+import { createSimulateTradeDeps } from "./market/createSimulateTradeDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
 import { onePerProcess } from "./memo/onePerProcess";
 import { createUsageCounters } from "./stats/createUsageCounters";
@@ -161,6 +163,13 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
       readMarket,
       whaleSignals: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
+      // The devnet's DEXes are our own deployments: its manifest names their factories and init code.
+      simulateTrade: createSimulateTradeDeps({
+        providers,
+        chainId: baseChainId,
+        dexes: manifest?.dexes ?? baseDexDeployments,
+        market: config.market,
+      }),
     },
     access,
     x402,

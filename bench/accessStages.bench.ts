@@ -21,6 +21,7 @@ import { createApp } from "../api/app";
 import { createObservationCache } from "../api/capability/createObservationCache";
 import type { IndexDb } from "../api/index/indexDb";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
+import { baseDexDeployments } from "../base/baseDexDeployments";
 import { unlimitedAbuse, unlimitedRates } from "../test/support/access";
 import { testDiscoveryDeps, testMarketDeps } from "../test/support/app";
 import { testOrigins } from "../test/support/keyClaims";
@@ -93,7 +94,7 @@ try {
       x402Facilitator: null,
     },
     capability: { providers, chainId: 8453, samples: [], observationCache: createObservationCache() },
-    market: testMarketDeps(providers, indexDb),
+    market: testMarketDeps(providers, indexDb, baseDexDeployments),
     access,
     x402: null,
     discovery: testDiscoveryDeps(store),

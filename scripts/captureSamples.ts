@@ -10,7 +10,7 @@ import { readManifest } from "../devnet/manifest";
 /**
  * Captures the frozen samples of GET /v1/sample from a running devnet service (`npm start`): a free key
  * for a fresh wallet (a signature, no funds), then one real paid call per capture (the published samples,
- * and the audit and score the x402 discovery examples come from), each answer written to
+ * and the audit, score and trade simulation the x402 discovery examples come from), each answer written to
  * samples/<name>.json. Run: `npx tsx scripts/captureSamples.ts [API_URL] [NAME...]` (names: only those
  * captures, e.g. the one whose route changed shape).
  */
@@ -40,6 +40,9 @@ async function main() {
     from: owner,
   };
   const usdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+  // The fixture taking 3% on buys and 7% on sells: a simulation whose figures show what it observes.
+  const taxed = manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address;
+  if (!taxed) throw new Error("the devnet manifest has no buySellTax simulation fixture");
   const calls: Record<CaptureName, { paidRoute: string; request?: unknown; send: () => Promise<Response> }> = {
     "gas-fees": { paidRoute: "GET /v1/gas/fees", send: () => fetch(`${api}/v1/gas/fees`, { headers: key }) },
     "dex-metrics": { paidRoute: "GET /v1/dex/metrics", send: () => fetch(`${api}/v1/dex/metrics`, { headers: key }) },
@@ -54,6 +57,10 @@ async function main() {
     "security-score": {
       paidRoute: `GET /v1/security/score/${usdc}`,
       send: () => fetch(`${api}/v1/security/score/${usdc}`, { headers: key }),
+    },
+    "trade-simulation": {
+      paidRoute: `GET /v1/token/simulation/${taxed}`,
+      send: () => fetch(`${api}/v1/token/simulation/${taxed}`, { headers: key }),
     },
   };
   mkdirSync(frozenDirectory, { recursive: true });

@@ -13,8 +13,8 @@ export type CreateSimulateTradeDepsParameters = {
 };
 
 /**
- * The trade simulation's dependencies as the server will run them once its route is wired (bench:simulation and
- * the tests build them so today): USDC and WETH at their Base addresses (the devnet's too).
+ * The trade simulation's dependencies as the server runs them (and bench:simulation and the tests): USDC and
+ * WETH at their Base addresses (the devnet's too).
  */
 export function createSimulateTradeDeps({ providers, chainId, dexes, market }: CreateSimulateTradeDepsParameters): SimulateTradeDeps {
   return {

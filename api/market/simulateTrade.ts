@@ -71,7 +71,10 @@ export async function simulateTrade(deps: SimulateTradeDeps, request: TradeSimul
     holder: simulationTrader,
   });
   const pools = found.pools.map((p) => ({ ...p, belowDepthFloor: p.depthUsd < deps.minPoolDepthUsd }));
-  const answer = (part: Partial<TradeSimulationResponse> & { reason: string; verified: boolean }): TradeSimulationResponse => ({
+  const answer = ({
+    verified,
+    ...part
+  }: Partial<TradeSimulationResponse> & { reason: string; verified: boolean }): TradeSimulationResponse => ({
     status: "SUCCESS",
     operation: "TOKEN_TRADE_SIMULATION",
     token: { address: request.address, ...found.token },
@@ -83,8 +86,8 @@ export async function simulateTrade(deps: SimulateTradeDeps, request: TradeSimul
     gas: { callGasLimit: deps.gas.callGas, stepGasLimit: deps.gas.stepGas, ladderBound },
     funding: null,
     ...part,
-    evidenceGrade: block.evidenceGrade && part.verified,
-    evidenceStatus: block.evidenceGrade && part.verified ? "VERIFIED" : "UNVERIFIED",
+    evidenceGrade: block.evidenceGrade && verified,
+    evidenceStatus: block.evidenceGrade && verified ? "VERIFIED" : "UNVERIFIED",
     reason: block.evidenceGrade ? part.reason : `UNVERIFIED_OBSERVATION: ${block.reason}`,
     effectiveTrust: block.trustLevel,
     observationBlock: block,

@@ -8,6 +8,7 @@ import type { IndexDb } from "../index/indexDb";
 import type { ListWhaleSignalsDeps } from "../market/listWhaleSignals";
 import type { ObserveGasFeesDeps } from "../market/observeGasFees";
 import type { ReadMarket } from "../market/readMarket";
+import type { SimulateTradeDeps } from "../market/simulateTrade";
 
 /** Live contract analysis: the Base providers, and the demo's published samples and work budget. */
 export type CapabilityRouteDeps = AuditContractDeps & {
@@ -18,9 +19,15 @@ export type CapabilityRouteDeps = AuditContractDeps & {
 
 /**
  * What the market routes read from: the chain for gas; our index, one reading per indexed block, for
- * prices and DEX metrics; that reading and the transfers' window for whale signals.
+ * prices and DEX metrics; that reading and the transfers' window for whale signals; the chain and the
+ * DEXes' pool derivation for trade simulations.
  */
-export type MarketRouteDeps = { gasFees: ObserveGasFeesDeps; readMarket: ReadMarket; whaleSignals: ListWhaleSignalsDeps };
+export type MarketRouteDeps = {
+  gasFees: ObserveGasFeesDeps;
+  readMarket: ReadMarket;
+  whaleSignals: ListWhaleSignalsDeps;
+  simulateTrade: SimulateTradeDeps;
+};
 
 /** What the route modules' handlers and tools are served from (`ServedRoute`): each takes the parts it uses. */
 export type RouteDeps = {

@@ -10,6 +10,7 @@ import { keyRevoke, keySelf, recoveryChallenge, recoveryClaim } from "./keys";
 import { dexMetrics } from "./market/dexMetrics";
 import { gasFees } from "./market/gasFees";
 import { tokenPrice } from "./market/tokenPrice";
+import { tokenSimulation } from "./market/tokenSimulation";
 import { whaleSignals } from "./market/whaleSignals";
 import { cryptoClaim, freeChallenge, freeClaim, purchaseIntent } from "./onboarding";
 import { gatewayProxyDigest } from "./operator";
@@ -46,6 +47,7 @@ export const routes = {
   tokenPrice,
   dexMetrics,
   whaleSignals,
+  tokenSimulation,
   status,
   preflight,
   freeChallenge,

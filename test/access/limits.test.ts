@@ -72,17 +72,18 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     // Only routes that exist are priced, and x402 only where per-call payment is accepted.
     const byRoute = <T extends { route: string }>(list: T[]) => [...list].sort((a, b) => a.route.localeCompare(b.route));
     const payable = [
-      { route: "GET /v1/audit/{address}", priceUsd: 0.02 },
-      { route: "GET /v1/security/score/{address}", priceUsd: 0.02 },
-      { route: "GET /v1/gas/fees", priceUsd: 0.005 },
-      { route: "GET /v1/dex/metrics", priceUsd: 0.01 },
-      { route: "GET /v1/token/price/{symbol}", priceUsd: 0.005 },
-      { route: "GET /v1/whales/signals", priceUsd: 0.02 },
+      { route: "GET /v1/audit/{address}", priceUsd: 0.02, credits: 1 },
+      { route: "GET /v1/security/score/{address}", priceUsd: 0.02, credits: 1 },
+      { route: "GET /v1/gas/fees", priceUsd: 0.005, credits: 1 },
+      { route: "GET /v1/dex/metrics", priceUsd: 0.01, credits: 1 },
+      { route: "GET /v1/token/price/{symbol}", priceUsd: 0.005, credits: 1 },
+      { route: "GET /v1/whales/signals", priceUsd: 0.02, credits: 1 },
+      { route: "GET /v1/token/simulation/{address}", priceUsd: 0.01, credits: 2 },
     ];
     expect(byRoute(plans.credits)).toEqual(
-      byRoute([...payable.map(({ route }) => ({ route, credits: 1 })), { route: "POST /v1/transaction/preflight", credits: 1 }]),
+      byRoute([...payable.map(({ route, credits }) => ({ route, credits })), { route: "POST /v1/transaction/preflight", credits: 1 }]),
     );
-    expect(byRoute(plans.x402)).toEqual(byRoute(payable));
+    expect(byRoute(plans.x402)).toEqual(byRoute(payable.map(({ route, priceUsd }) => ({ route, priceUsd }))));
     const access = accessApp(manifest, backend).access;
     const withoutX402 = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: null }));
     expect(((await (await withoutX402.request("/v1/plans")).json()) as Plans).x402).toEqual([]);

@@ -17,6 +17,7 @@ const spokenNames: Record<string, string> = {
   "DEX metrics": routes.dexMetrics.name,
   "gas fees": routes.gasFees.name,
   "token price": routes.tokenPrice.name,
+  "trade simulation": routes.tokenSimulation.name,
 };
 
 test("behavior: the README's x402 prices are the route table's, for every payable route", () => {

@@ -59,6 +59,12 @@ describe("the route list", () => {
     expect(routes.audit.x402PriceUsd).toBe(0.02);
     expect(routes.score.x402PriceUsd).toBe(0.02);
     expect(routes.preflight.credits).toBe(1);
+    // A batch of pool reads and an eth_call of up to SIMULATION_CALL_GAS: two credits, or 0.01 USDC per call.
+    expect([routes.tokenSimulation.name, routes.tokenSimulation.credits, routes.tokenSimulation.x402PriceUsd]).toEqual([
+      "GET /v1/token/simulation/{address}",
+      2,
+      0.01,
+    ]);
     expect(new Set(routeList.map((r) => r.name)).size).toBe(routeList.length);
     for (const route of routeList) {
       if (route.access === "apiKeyOrX402") expect(route.x402PriceUsd, route.name).toBeGreaterThan(0);
@@ -109,6 +115,9 @@ describe("a payable route's module", () => {
     expect(answer.capabilities).toHaveLength(1);
     expect(exampleOf(routes.gasFees).pathParams).toBeUndefined();
     expect(exampleOf(routes.tokenPrice).pathParams).toEqual({ symbol: "WETH" });
+    // The trade simulation's example is a devnet fixture's answer: figures of a token taxing buys 3% and sells 7%.
+    const simulation = exampleOf(routes.tokenSimulation).output as { figures: { step: string; costBps: number }[]; conclusion: null };
+    expect([simulation.figures, simulation.conclusion]).toEqual([[expect.objectContaining({ step: "BUY_SMALL", costBps: 300 })], null]);
   });
 });
 

@@ -86,7 +86,7 @@ describe("the JS client's tool definitions", () => {
 });
 
 describe("the stdio MCP command (base-capability mcp)", () => {
-  test("default: with an API key it lists the six tools as the service does, and each call is the service's answer at 1 credit", async () => {
+  test("default: with an API key it lists the tools as the service does, and each call is the service's answer at its route's credits", async () => {
     const { apiKey } = await client.claimFreeKey(user(8).signer);
     const keyed = client.withApiKey(apiKey ?? "");
     const mcp = await launchMcpCommand({ BASE_CAPABILITY_API_KEY: apiKey ?? "" });
@@ -107,16 +107,19 @@ describe("the stdio MCP command (base-capability mcp)", () => {
       expect(await call(mcp, "svc_get_token_price", { symbol: "weth" })).toMatchObject({ structuredContent: { symbol: "WETH" } });
       expect(await call(mcp, "svc_get_dex_liquidity")).toMatchObject({ structuredContent: { coverage: { scope: "TRACKED_POOLS" } } });
       expect(await call(mcp, "svc_get_whale_signals")).toMatchObject({ structuredContent: { limit: 50 } });
+      const taxed = manifest.simulationTokens.find((f) => f.name === "buySellTax");
+      const simulation = await call(mcp, "svc_simulate_token_trade", { address: taxed?.address });
+      expect(simulation.structuredContent).toMatchObject({ evidenceStatus: "VERIFIED", conclusion: null, pool: { dex: "uniswap-v2" } });
       expect(await call(mcp, "svc_get_service_status")).toMatchObject({
         structuredContent: { status: "OPERATIONAL", apiVersion: "2.2.0" },
       });
-      // Five payable calls, one credit each; the status is free.
-      expect((await keyed.keySelf()).credits.used).toBe(5);
+      // Five payable calls at one credit each and the simulation at two; the status is free.
+      expect((await keyed.keySelf()).credits.used).toBe(7);
 
       const unknown = await call(mcp, "svc_get_token_price", { symbol: "PEPE" });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toMatch(/^UNKNOWN_SYMBOL: /);
-      expect((await keyed.keySelf()).credits.used).toBe(5);
+      expect((await keyed.keySelf()).credits.used).toBe(7);
     } finally {
       await mcp.close();
     }

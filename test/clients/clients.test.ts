@@ -27,6 +27,8 @@ import { type ClientTestService, devnetUser, preflightOf, startClientTestService
 const freeRateLimit = 20;
 const operatorToken = "operator-stats-token-of-the-client-tests";
 const usdcAddress = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+/** The trade simulation's devnet fixture taking 3% on buys and 7% on sells. */
+const taxed = () => manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address as Address;
 
 let running: ClientTestService;
 let manifest: Manifest;
@@ -103,13 +105,23 @@ describe("the JS client against npm start", () => {
     const preflight = await keyed.preflight(preflightOf(manifest));
     expect(preflight.data).toMatchObject({ resolvedFacet: manifest.contracts.diamondMintFacet, notASafetyGuarantee: true });
     expect(preflight.creditsRemaining).toBe(3);
+    const simulation = await keyed.tokenSimulation(taxed());
+    expect(simulation.data).toMatchObject({ evidenceStatus: "VERIFIED", conclusion: null, token: { address: taxed() } });
+    expect(simulation.data.figures.map((f) => [f.step, f.costBps])).toEqual([
+      ["BUY_SMALL", 300],
+      ["TRANSFER", 0],
+      ["SELL_SMALL", 700],
+      ["BUY_LARGE", 300],
+      ["SELL_LARGE", expect.any(Number)],
+    ]);
+    expect(simulation.creditsRemaining).toBe(1);
 
     const self = await keyed.keySelf();
-    expect(self).toMatchObject({ keyId: issued.keyId, status: "ACTIVE", credits: { used: 7, daily: { used: 7, remaining: 3 } } });
+    expect(self).toMatchObject({ keyId: issued.keyId, status: "ACTIVE", credits: { used: 9, daily: { used: 9, remaining: 1 } } });
     await expect(client.claimFreeKey(user(0).signer)).rejects.toMatchObject({ code: "FREE_KEY_EXISTS", status: 409 });
   });
 
-  test("error: bad input is InvalidInputError: an unknown symbol (with the supported list), a bad address, a bad body", async () => {
+  test("error: bad input is InvalidInputError: an unknown symbol (with the supported list), a bad address, a bad body; a token without a pool is DataSourceUnavailableError", async () => {
     const { apiKey } = await client.claimFreeKey(user(5).signer);
     const keyed = client.withApiKey(apiKey ?? "");
     const unknown = await keyed.tokenPrice("PEPE").catch((e: unknown) => e);
@@ -119,11 +131,16 @@ describe("the JS client against npm start", () => {
       status: 404,
       details: { supported: expect.arrayContaining(["WETH", "cbBTC"]) },
     });
-    await expect(keyed.audit("0x1234")).rejects.toMatchObject({ name: "InvalidInputError", code: "INVALID_ADDRESS", status: 400 });
+    for (const malformed of [() => keyed.audit("0x1234"), () => keyed.tokenSimulation("0x1234")]) {
+      await expect(malformed()).rejects.toMatchObject({ name: "InvalidInputError", code: "INVALID_ADDRESS", status: 400 });
+    }
     await expect(client.freeChallenge("0xnot-a-wallet" as Address)).rejects.toMatchObject({
       name: "InvalidInputError",
       code: "INVALID_BODY",
     });
+    const noPool = await keyed.tokenSimulation(manifest.contracts.diamond as Address).catch((e: unknown) => e);
+    expect(noPool).toBeInstanceOf(DataSourceUnavailableError);
+    expect(noPool).toMatchObject({ code: "DATA_SOURCE_UNAVAILABLE", status: 503, message: expect.stringMatching(/^no pool: /) });
     // None of them cost a credit.
     expect((await keyed.keySelf()).credits.used).toBe(0);
   });
@@ -173,7 +190,7 @@ describe("the JS client against npm start", () => {
     expect(paying.spentAtomicUsdc()).toBe(20_000n);
   }, 120_000);
 
-  test("error: past the per-minute limit a call is RateLimitedError with retryAfter; a Retry-After above the client's bound is not waited for", async () => {
+  test("error: past the per-minute limit a call (the trade simulation too) is RateLimitedError with retryAfter; a Retry-After above the client's bound is not waited for", async () => {
     const { apiKey } = await client.claimFreeKey(user(3).signer);
     const patient = createClient({ baseUrl: running.service.baseUrl, apiKey: apiKey ?? "", retries: 3, maxRetryDelaySeconds: 0 });
     const refused = await untilThrows(() => patient.keySelf(), RateLimitedError, freeRateLimit + 2);
@@ -181,6 +198,10 @@ describe("the JS client against npm start", () => {
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBeGreaterThan(0);
     expect(refused.retryAfter).toBeLessThanOrEqual(60);
+    // The trade simulation shares the key's budget: past it, refused before any chain work.
+    const simulation = await patient.tokenSimulation(taxed()).catch((e: unknown) => e);
+    expect(simulation).toBeInstanceOf(RateLimitedError);
+    expect(simulation).toMatchObject({ code: "RATE_LIMITED", status: 429 });
   });
 
   test("error: an expired key is ExpiredKeyError, spent credits CreditsExhaustedError (the key's rows moved in the app store)", async (ctx) => {

@@ -9,6 +9,7 @@ import type * as keys from "../../api/keys/records";
 import type { DexMetricsResponse } from "../../api/market/DexMetricsResponse";
 import type { GasFees as ServerGasFees } from "../../api/market/GasFees";
 import type { TokenPriceResponse } from "../../api/market/TokenPriceResponse";
+import type { TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
 import type { WhaleSignalsResponse } from "../../api/market/WhaleSignalsResponse";
 import type { SampleEnvelope as ServerSampleEnvelope, SampleIndex as ServerSampleIndex } from "../../api/samples/SampleEnvelope";
 import type { AggregateStats as ServerAggregateStats, PublicStats as ServerPublicStats } from "../../api/stats/StatsResponse";
@@ -44,6 +45,7 @@ describe("the JS client's types fit the server's answers", () => {
       (x: DexMetricsResponse): client.DexMetrics => x,
       (x: TokenPriceResponse): client.TokenPrice => x,
       (x: WhaleSignalsResponse): client.WhaleSignals => x,
+      (x: TradeSimulationResponse): client.TradeSimulation => x,
     ];
     expect(fits.every((fit) => typeof fit === "function")).toBe(true);
   });

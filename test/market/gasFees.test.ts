@@ -48,7 +48,7 @@ async function proxy(mode: RpcProxyMode = "pass"): Promise<RpcProxy> {
 
 /** An app whose market routes read from `providers` (and whose other parts are the test devnet's). */
 function appReading(providers: RpcProvider[], gasFees: Partial<ObserveGasFeesDeps> = {}): App {
-  const market = testMarketDeps(providers, indexDb);
+  const market = testMarketDeps(providers, indexDb, manifest.dexes);
   return createApp(testAppDeps(manifest, indexDb, { market: { ...market, gasFees: { ...market.gasFees, ...gasFees } } }));
 }
 

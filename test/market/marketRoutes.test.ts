@@ -73,7 +73,7 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     pool.on("error", () => {});
     const indexDb = drizzle(pool) as unknown as IndexDb;
     const providers = [devnetProvider(manifest.rpcUrl)];
-    app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, maxIndexLagBlocks) });
+    app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, manifest.dexes, maxIndexLagBlocks) });
     for (let i = 0; i < 7; i++) keys.push(await freeKey(app, generatePrivateKey()));
     await indexedHead();
   }, 420_000);

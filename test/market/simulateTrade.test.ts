@@ -2,7 +2,7 @@ import { type Address, erc20Abi, type Hex, numberToHex, pad, parseEventLogs } fr
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { mappingKey } from "../../api/market/readSimulationPools";
 import { ladderBound, simulateTrade, simulationPeer, simulationPlan, simulationTrader } from "../../api/market/simulateTrade";
-import type { TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
+import { TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { artifactOf, compileFixtures } from "../../devnet/compile";
@@ -27,7 +27,8 @@ async function simulate(address: Address) {
 async function simulated(fixture: SimulationFixture): Promise<TradeSimulationResponse> {
   const result = await simulate(fixture.address);
   if (!result.ok) throw new Error(`${fixture.name}: ${result.code} ${result.message}`);
-  return result.value;
+  // The answer as the route serves it: exactly its schema's fields.
+  return TradeSimulationResponse.parse(result.value);
 }
 
 const userOf = (index: number) => {
@@ -204,5 +205,6 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
       "NOT_A_CONTRACT",
       [],
     ]);
+    expect(TradeSimulationResponse.safeParse(account.ok && account.value).success).toBe(true);
   });
 });

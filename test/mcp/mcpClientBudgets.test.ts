@@ -11,6 +11,7 @@ import {
   legacyInitialize,
   type McpTestService,
   requestSseStream,
+  routeTools,
   startMcpService,
   toolsList,
 } from "./support";
@@ -106,7 +107,7 @@ describe("requests per minute per client address", () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(perMinute);
     for (const refused of answers.slice(perMinute)) expectRateLimited(refused);
     const client = await connectClient("v2 default (2025)", service.origin);
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(routeTools.length);
     await client.close();
   });
 
@@ -155,7 +156,7 @@ describe("open streams per client address", () => {
     expect(other.status).toBe(200);
     other.close();
     const client = await connectV2Sse(service.origin);
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(routeTools.length);
     await client.close();
 
     held[0]?.close();

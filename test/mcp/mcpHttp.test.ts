@@ -11,7 +11,7 @@ import { mcpStreamRetryMs } from "../../api/mcp/primeEventStream";
 import { mcpEnv } from "../../clients/js/src/mcp/readMcpConfig";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
-import { connectV2Sse, type McpTestService, proKey, startMcpService } from "./support";
+import { connectV2Sse, type McpTestService, proKey, routeTools, startMcpService } from "./support";
 
 /** This file signs as users[13]'s wallet in its own store (no transactions). */
 const manifest = testManifest();
@@ -266,7 +266,7 @@ describe("legacy GET /sse and POST /messages", () => {
   test("default: the v2 client's SSE transport works too (list, a free call, a keyed call)", async () => {
     const client = await connectV2Sse(service.origin, { "x-api-key": apiKey });
     try {
-      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.listTools()).tools).toHaveLength(routeTools.length);
       expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).structuredContent).toMatchObject({
         apiVersion: "2.2.0",
       });
@@ -326,7 +326,7 @@ describe("discovery", () => {
         expect(validateDiscoveryExtension(bazaar), tool.name).toEqual({ valid: true });
       } else expect(tool.x402Discovery, tool.name).toBeUndefined();
     }
-    expect(card.tools.filter((t) => t.x402Discovery)).toHaveLength(5);
+    expect(card.tools.filter((t) => t.x402Discovery).map((t) => t.name)).toEqual(routeTools.filter((t) => t.payable).map((t) => t.name));
     expect(card.authentication.x402Discovery).toBe(`${testOrigins.public}/v1/x402/discovery`);
   });
 

@@ -7,12 +7,13 @@ import { unlimitedRates } from "../support/access";
 import { testClient, testManifest } from "../support/devnet";
 import { signedPayment } from "../support/signedPayment";
 import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
-import { clientKinds, connectClient, type McpTestService, startMcpService, usdcUnits } from "./support";
+import { clientKinds, connectClient, type McpTestService, routeTools, startMcpService, usdcUnits } from "./support";
 
 /** This file's payer: users[12] (no other file sends from it); the payout address and gas key are the service's own. */
 const manifest = testManifest();
 const payer = manifest.accounts.users[12] as { address: Address; privateKey: Hex };
 const target = manifest.contracts.diamond as Address;
+const taxed = manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address as Address;
 
 /** The payable tools, each with arguments and its REST route's path. */
 const payable = [
@@ -21,6 +22,7 @@ const payable = [
   { name: "svc_get_token_price", arguments: { symbol: "WETH" }, path: "/v1/token/price/WETH", priceUsd: 0.005 },
   { name: "svc_get_dex_liquidity", arguments: {}, path: "/v1/dex/metrics", priceUsd: 0.01 },
   { name: "svc_get_whale_signals", arguments: {}, path: "/v1/whales/signals", priceUsd: 0.02 },
+  { name: "svc_simulate_token_trade", arguments: { address: taxed }, path: `/v1/token/simulation/${taxed}`, priceUsd: 0.01 },
 ];
 
 let service: McpTestService;
@@ -47,6 +49,7 @@ describe("x402 over MCP", () => {
   test.each(clientKinds)(
     "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge (%s)",
     async (kind) => {
+      expect(payable.map((c) => c.name)).toEqual(routeTools.filter((t) => t.payable).map((t) => t.name));
       const client = await connectClient(kind, service.origin);
       try {
         for (const call of payable) {

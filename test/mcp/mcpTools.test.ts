@@ -1,13 +1,24 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testClient, testManifest } from "../support/devnet";
-import { clientKinds, connectClient, type McpTestClient, type McpTestService, proKey, startMcpService, type ToolResult } from "./support";
+import {
+  clientKinds,
+  connectClient,
+  type McpTestClient,
+  type McpTestService,
+  proKey,
+  routeTools,
+  startMcpService,
+  type ToolResult,
+} from "./support";
 
 /** This file signs as users[13] only (its key); users[12] pays in mcpPayment.test.ts. */
 const manifest = testManifest();
 const user = manifest.accounts.users[13] as { address: Address; privateKey: Hex };
 const target = manifest.contracts.diamond as Address;
 const chain = testClient(manifest);
+/** The trade simulation's fixture taking 3% on buys and 7% on sells. */
+const taxed = manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address as Address;
 
 /** Each tool with its arguments and the REST path answering the same call. */
 const calls = [
@@ -16,6 +27,7 @@ const calls = [
   { name: "svc_get_token_price", arguments: { symbol: "weth" }, path: "/v1/token/price/weth" },
   { name: "svc_get_dex_liquidity", arguments: {}, path: "/v1/dex/metrics" },
   { name: "svc_get_whale_signals", arguments: {}, path: "/v1/whales/signals" },
+  { name: "svc_simulate_token_trade", arguments: { address: taxed }, path: `/v1/token/simulation/${taxed}` },
   { name: "svc_get_service_status", arguments: {}, path: "/v1/status" },
 ];
 
@@ -61,11 +73,12 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 describe.each(clientKinds)("MCP tools through the %s client", (kind) => {
-  test("default: lists the six tools with input and output schemas and read-only, open-world annotations", async () => {
+  test("default: lists every tool with input and output schemas and read-only, open-world annotations", async () => {
     const client = await connectClient(kind, service.origin, { "x-api-key": apiKey });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(calls.map((c) => c.name).sort());
+      expect(tools.map((t) => t.name)).toEqual(routeTools.map((t) => t.name));
+      expect(calls.map((c) => c.name).sort()).toEqual(routeTools.map((t) => t.name).sort());
       for (const tool of tools) {
         expect(tool.inputSchema, tool.name).toMatchObject({ type: "object" });
         expect(tool.outputSchema, tool.name).toMatchObject({ type: "object" });
@@ -125,7 +138,7 @@ describe("credits", () => {
     ((await (await service.app.request("/v1/keys/self", { headers: { "x-api-key": apiKey } })).json()) as { credits: { used: number } })
       .credits.used;
 
-  test("behavior: a paid tool charges the key one credit as its REST route does; the status tool and a refused call charge none", async () => {
+  test("behavior: a paid tool charges the key its route's credits as its REST route does; the status tool and a refused call charge none", async () => {
     const client = await connectClient("v2 pinned to 2026-07-28", service.origin, { authorization: `Bearer ${apiKey}` });
     try {
       await service.syncIndexHead();
@@ -136,9 +149,13 @@ describe("credits", () => {
       expect((await service.app.request("/v1/dex/metrics", { headers: { "x-api-key": apiKey } })).status).toBe(200);
       const afterRest = await used();
       expect(afterRest - afterTool).toBe(1);
+      const simulated = await client.callTool({ name: "svc_simulate_token_trade", arguments: { address: taxed } });
+      expect(simulated.isError ?? false).toBe(false);
+      expect(simulated.content[0]?.text).toMatch(/BUY_SMALL SUCCEEDED 300 bps, TRANSFER SUCCEEDED 0 bps, SELL_SMALL SUCCEEDED 700 bps/);
+      expect((await used()) - afterRest).toBe(2);
       expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).isError ?? false).toBe(false);
       expect((await client.callTool({ name: "svc_get_token_price", arguments: { symbol: "NOPE" } })).isError).toBe(true);
-      expect(await used()).toBe(afterRest);
+      expect(await used()).toBe(afterRest + 2);
     } finally {
       await client.close();
     }

@@ -10,6 +10,7 @@ import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
 import { type AppDeps, createApp } from "../../api/app";
+import { servedRoutes } from "../../api/routes/routeList";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { openBackend } from "../access/support";
@@ -47,7 +48,7 @@ export async function startMcpService(
   // Its own gas key: settlements from one key in two test files would race on its nonce.
   const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
   const access = testAccessDeps(manifest, marketIndex.indexDb, { store, ...accessOverrides });
-  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
+  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
   const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
@@ -133,6 +134,11 @@ export async function connectV2Sse(origin: string, headers: Record<string, strin
 }
 
 export const usdcUnits = (usd: number) => parseUnits(String(usd), 6);
+
+/** The MCP tools the route list declares: what tools/list must answer. */
+export const routeTools = servedRoutes.flatMap((route) =>
+  route.tool ? [{ name: route.tool.name, payable: route.access === "apiKeyOrX402" }] : [],
+);
 
 /** GET /sse on a socket of its own (from local address `from`, else the default), as a 2024-11-05 client opens it. */
 export async function requestSseStream(origin: string, from?: string): Promise<{ req: ClientRequest; res: IncomingMessage }> {

@@ -10,16 +10,24 @@ import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import type { DiscoveryDeps } from "../../api/routes/discovery";
 import { createUsageCounters } from "../../api/stats/createUsageCounters";
 import type { AppStore } from "../../api/store/createAppStore";
+import type { DexDeployments } from "../../base/poolCandidates";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessDeps, testAppStore } from "./access";
 import { devnetProvider } from "./devnet";
+import { simulationDeps } from "./simulation";
 import { testX402Service } from "./x402";
 
 /**
- * The market routes over `indexDb` and `providers`, with the default rules. The test devnet mines on each
- * transaction: head reads are shared only while in flight.
+ * The market routes over `indexDb` and `providers`, with the default rules; trade simulations find their
+ * pools by `dexes` (the devnet manifest's). The test devnet mines on each transaction: head reads are
+ * shared only while in flight.
  */
-export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIndexLagBlocks = 10): AppDeps["market"] {
+export function testMarketDeps(
+  providers: RpcProvider[],
+  indexDb: IndexDb,
+  dexes: DexDeployments,
+  maxIndexLagBlocks = 10,
+): AppDeps["market"] {
   const readMarket = createReadMarket({
     indexDb,
     chainId: 8453,
@@ -32,6 +40,7 @@ export function testMarketDeps(providers: RpcProvider[], indexDb: IndexDb, maxIn
     gasFees: createGasFeesDeps({ providers, chainId: 8453, blockTimeMs: 0 }),
     readMarket,
     whaleSignals: { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 },
+    simulateTrade: simulationDeps({ chainId: 8453, dexes }, providers),
   };
 }
 
@@ -73,7 +82,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       dissectionCache: createDissectionCache(),
     },
     access: testAccessDeps(manifest, indexDb),
-    market: testMarketDeps(providers, indexDb),
+    market: testMarketDeps(providers, indexDb, manifest.dexes),
     discovery: testDiscoveryDeps(),
     ...overrides,
     x402,

@@ -5,7 +5,7 @@ import type { TradeFigure, TradeSimulationResponse } from "../../api/market/Trad
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 
 /** The trade simulation's dependencies over a devnet (or a fork of it) read through `providers`, with the configuration's defaults. */
-export function simulationDeps(manifest: Manifest, providers: readonly RpcProvider[]): SimulateTradeDeps {
+export function simulationDeps(manifest: Pick<Manifest, "chainId" | "dexes">, providers: readonly RpcProvider[]): SimulateTradeDeps {
   return createSimulateTradeDeps({
     providers,
     chainId: manifest.chainId,

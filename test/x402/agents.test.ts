@@ -43,7 +43,7 @@ const signer = privateKeyToAccount(testSigningKey).address;
 const origin = "http://127.0.0.1:42069";
 const target = manifest.contracts.diamond as Address;
 const auditUrl = `${origin}/v1/audit/${target}`;
-/** The six payable routes, each with a URL it answers 200 at. */
+/** Every payable route, each with a URL it answers 200 at (the trade simulation's: the fixture taxing buys and sells). */
 const paid = [
   { route: routes.audit, url: auditUrl },
   { route: routes.score, url: `${origin}/v1/security/score/${target}` },
@@ -51,6 +51,10 @@ const paid = [
   { route: routes.tokenPrice, url: `${origin}/v1/token/price/WETH` },
   { route: routes.dexMetrics, url: `${origin}/v1/dex/metrics` },
   { route: routes.whaleSignals, url: `${origin}/v1/whales/signals` },
+  {
+    route: routes.tokenSimulation,
+    url: `${origin}/v1/token/simulation/${manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address}`,
+  },
 ];
 const auditPrice = parseUnits(String(routes.audit.x402PriceUsd), 6);
 
@@ -165,12 +169,12 @@ describe.each(backendNames)("x402 for agents on %s", (backendName) => {
     }
   });
 
-  test("behavior: discovery: x402's extractDiscoveryInfo reads each of the six challenges; the listing and the OpenAPI document agree", async () => {
+  test("behavior: discovery: x402's extractDiscoveryInfo reads each payable route's challenge; the listing and the OpenAPI document agree", async () => {
     const listing = (await (await send(`${origin}/v1/x402/discovery`)).json()) as {
       items: { resource: string; method: string; accepts: PaymentRequirements[]; extensions: Record<string, unknown> }[];
       signer: { address: string };
     };
-    expect(listing.items).toHaveLength(6);
+    expect(listing.items.map((i) => i.resource)).toEqual(paid.map(({ route }) => `${origin}${route.path.replace(/\{(\w+)\}/g, ":$1")}`));
     expect(listing.signer.address).toBe(signer);
     for (const { route, url } of paid) {
       const challenge = await challengeOf(app, url);

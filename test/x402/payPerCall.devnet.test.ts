@@ -26,7 +26,7 @@ const payer = manifest.accounts.users[4] as { address: Address; privateKey: Hex 
 const payTo = privateKeyToAccount(generatePrivateKey()).address;
 const origin = "http://127.0.0.1:42069";
 const target = manifest.contracts.diamond as Address;
-/** The six payable routes, each with a URL it answers 200 at. */
+/** Every payable route, each with a URL it answers 200 at (the trade simulation's: the fixture taxing buys and sells). */
 const paid = [
   { route: routes.audit, url: `${origin}/v1/audit/${target}` },
   { route: routes.score, url: `${origin}/v1/security/score/${target}` },
@@ -34,6 +34,10 @@ const paid = [
   { route: routes.tokenPrice, url: `${origin}/v1/token/price/WETH` },
   { route: routes.dexMetrics, url: `${origin}/v1/dex/metrics` },
   { route: routes.whaleSignals, url: `${origin}/v1/whales/signals` },
+  {
+    route: routes.tokenSimulation,
+    url: `${origin}/v1/token/simulation/${manifest.simulationTokens.find((f) => f.name === "buySellTax")?.address}`,
+  },
 ];
 const priceOf = (usd: number) => parseUnits(String(usd), 6);
 type Refusal = { error: string; message: string; reason?: string };

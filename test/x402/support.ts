@@ -40,7 +40,7 @@ export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
 export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service) {
   const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
-  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
+  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
   return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market })), access, marketIndex };
 }
 

@@ -26,6 +26,7 @@ import type {
   StatusReport,
   TokenPrice,
   TokenSymbol,
+  TradeSimulation,
   TransactionPreflightRequest,
   TransactionPreflightResponse,
   WhaleSignals,
@@ -130,6 +131,9 @@ export function createClient(options: ClientOptions) {
     tokenPrice: (symbol: TokenSymbol | (string & {}), call?: PayableCallOptions) =>
       metered<TokenPrice>(`/v1/token/price/${segment(symbol)}`, call),
     whaleSignals: (call?: PayableCallOptions) => metered<WhaleSignals>("/v1/whales/signals", call),
+    /** A buy, a transfer and a sell of any ERC-20 on Base, simulated at a pinned block (2 credits, or 0.01 USDC). */
+    tokenSimulation: (address: Address, call?: PayableCallOptions) =>
+      metered<TradeSimulation>(`/v1/token/simulation/${segment(address)}`, call),
     /** API key (or marketplace gateway) only: preflight is not x402-payable. Charged once a valid answer is ready. */
     preflight: async (body: TransactionPreflightRequest) =>
       answer<TransactionPreflightResponse>(

@@ -238,6 +238,72 @@ export type TokenPrice = {
   provenance: MarketProvenance;
 };
 
+/** A pool of a simulated token against USDC or WETH, found by address derivation at the pinned block. */
+export type SimulationPool = {
+  address: Address;
+  dex: "uniswap-v2" | "aerodrome-volatile" | "aerodrome-stable";
+  quote: { symbol: "USDC" | "WETH"; address: Address; decimals: number };
+  tokenReserve: string;
+  quoteReserve: string;
+  quoteReserveUsd: number;
+  /** Quote-asset USD a buy moving the price up 2% takes. */
+  depthUsd: number;
+  /** Below the service's minimum depth: still traded through, flagged. */
+  belowDepthFloor: boolean;
+};
+/** One observed step: amounts in base units (decimal text); `costBps` against the pool's own quote (negative: more). */
+export type TradeFigure = {
+  step: "BUY_SMALL" | "TRANSFER" | "SELL_SMALL" | "BUY_LARGE" | "SELL_LARGE";
+  outcome: "SUCCEEDED" | "REVERTED" | "NOT_ATTEMPTED";
+  pool: Address;
+  blockNumber: number;
+  sent: string;
+  arrived: string;
+  quoted: string;
+  received: string;
+  costBps: number | null;
+  tokenShortfallBps: number | null;
+  gasUsed: number;
+  revert: {
+    data: string;
+    kind: "ERROR_STRING" | "PANIC" | "CUSTOM_ERROR" | "EMPTY";
+    message: string | null;
+    panicCode: number | null;
+    selector: string | null;
+  } | null;
+};
+/** `GET /v1/token/simulation/{address}`: a buy, a transfer and a sell observed at a pinned block; never a verdict. */
+export type TradeSimulation = {
+  status: "SUCCESS";
+  operation: "TOKEN_TRADE_SIMULATION";
+  token: { address: Address; isContract: boolean; symbol: string | null; decimals: number | null };
+  /** The deepest pool, traded through; null when nothing was simulated (UNVERIFIED, with its reason). */
+  pool: SimulationPool | null;
+  poolsConsidered: SimulationPool[];
+  amounts: { smallUsd: number; largeUsd: number; smallIn: string; largeIn: string } | null;
+  figures: TradeFigure[];
+  /** Where the larger trade reverted and the small one succeeded: the largest amount that succeeded. */
+  tradeLimits: {
+    side: "BUY" | "SELL";
+    largestSucceeded: string;
+    smallestFailed: string;
+    probes: number;
+    ladderBound: number;
+    resolution: string;
+  }[];
+  gas: { callGasLimit: number; stepGasLimit: number; ladderBound: number };
+  funding: { quoteToken: Address; balanceSlot: number } | null;
+  evidenceGrade: boolean;
+  evidenceStatus: "VERIFIED" | "UNVERIFIED";
+  reason: string;
+  effectiveTrust: TrustLevel;
+  observationBlock: ObservationBlock;
+  rpcObservation: Record<string, unknown>;
+  notASafetyGuarantee: true;
+  limitations: string[];
+  conclusion: null;
+};
+
 export type WhaleSignal = {
   txHash: string;
   logIndex: number;

@@ -123,6 +123,10 @@ class Client:
     def whale_signals(self, *, pay: bool = False, max_usdc: str | None = None) -> Metered:
         return self._metered("/v1/whales/signals", pay, max_usdc)
 
+    def token_simulation(self, address: str, *, pay: bool = False, max_usdc: str | None = None) -> Metered:
+        """A buy, a transfer and a sell of any ERC-20 on Base, simulated at a pinned block (2 credits, or 0.01 USDC)."""
+        return self._metered(f"/v1/token/simulation/{_segment(address)}", pay, max_usdc)
+
     def preflight(self, request: JsonObject) -> Metered:
         """API key (or marketplace gateway) only: not x402-payable. Charged once a valid answer is ready."""
         return _metered_answer(self._transport.call("write", "POST", "/v1/transaction/preflight", self._key_headers(), request), None)

@@ -132,7 +132,17 @@ class ClientAgainstService(unittest.TestCase):
         preflight = keyed.preflight({"chainId": 8453, "to": self.diamond, "data": mint, "from": MANIFEST["accounts"]["deployer"]["address"]})
         self.assertEqual(preflight.data["resolvedFacet"].lower(), MANIFEST["contracts"]["diamondMintFacet"].lower())
         self.assertEqual(preflight.credits_remaining, 3)
-        self.assertEqual(keyed.key_self()["credits"]["used"], 7)
+        # A malformed address is refused before any work, free (the key's credits are checked first: 3 left).
+        with self.assertRaises(InvalidInputError) as malformed:
+            keyed.token_simulation("0x1234")
+        self.assertEqual((malformed.exception.code, malformed.exception.status), ("INVALID_ADDRESS", 400))
+        # The fixture taking 3% on buys and 7% on sells: both observed to the basis point, for 2 credits.
+        taxed = next(f for f in MANIFEST["simulationTokens"] if f["name"] == "buySellTax")
+        simulation = keyed.token_simulation(taxed["address"])
+        self.assertEqual((simulation.data["evidenceStatus"], simulation.data["conclusion"], simulation.credits_remaining), ("VERIFIED", None, 1))
+        costs = {f["step"]: f["costBps"] for f in simulation.data["figures"]}
+        self.assertEqual((costs["BUY_SMALL"], costs["TRANSFER"], costs["SELL_SMALL"]), (300, 0, 700))
+        self.assertEqual(keyed.key_self()["credits"]["used"], 9)
         with self.assertRaises(ServiceError) as again:
             self.client.claim_free_key(signer)
         self.assertEqual((again.exception.code, again.exception.status), ("FREE_KEY_EXISTS", 409))
@@ -144,7 +154,7 @@ class ClientAgainstService(unittest.TestCase):
         with self.assertRaises(InvalidInputError) as bad:
             keyed.audit("0x1234")
         self.assertEqual(bad.exception.code, "INVALID_ADDRESS")
-        self.assertEqual(keyed.key_self()["credits"]["used"], 7)
+        self.assertEqual(keyed.key_self()["credits"]["used"], 9)
 
     def test_03_no_key_is_payment_required_with_the_decoded_challenge(self) -> None:
         # Without a payer (eth_account absent, no signer given) pay=True cannot pay either: the same error.

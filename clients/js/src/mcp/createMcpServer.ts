@@ -13,7 +13,7 @@ export type McpServerOptions = {
 };
 
 /**
- * A local MCP server with the service's six tools (the same names, descriptions and input schemas),
+ * A local MCP server with the service's tools (the same names, descriptions and input schemas),
  * each forwarded to the service through `client`. A refusal is an `isError` result whose text starts
  * with the service's code (`PAYMENT_REQUIRED: ...`); an x402 challenge also travels in
  * `_meta["x402/payment-required"]`, a paid call's receipt in `_meta["x402/payment-response"]`, as the

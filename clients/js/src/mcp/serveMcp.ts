@@ -4,7 +4,7 @@ import { createMcpServer } from "./createMcpServer.js";
 import type { McpConfig } from "./readMcpConfig.js";
 
 /**
- * Serves the six tools over this process's standard input and output until the MCP client closes
+ * Serves the service's tools over this process's standard input and output until the MCP client closes
  * them: with the configured API key, or paying each call with x402 from the configured private key.
  */
 export async function serveMcp({ client: options, payment }: McpConfig): Promise<void> {

@@ -15,6 +15,7 @@ const toolCalls: Record<ToolName, (client: Client, input: ToolInput, call: Payab
   svc_get_token_price: (client, input, call) => client.tokenPrice(stringArgument(input, "symbol"), call),
   svc_get_dex_liquidity: (client, _, call) => client.dexMetrics(call),
   svc_get_whale_signals: (client, _, call) => client.whaleSignals(call),
+  svc_simulate_token_trade: (client, input, call) => client.tokenSimulation(stringArgument(input, "address") as Address, call),
   // Free: never paid.
   svc_get_service_status: async (client) => ({ data: await client.status(), receipt: null }),
 };

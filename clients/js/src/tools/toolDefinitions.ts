@@ -13,7 +13,7 @@ export type ToolDefinition = {
 export const toolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
 
 /**
- * The service's six MCP tools as plain data (name, title, description, JSON Schema of the input), as its
+ * The service's MCP tools as plain data (name, title, description, JSON Schema of the input), as its
  * `tools/list` answers them, so that an agent framework can register them without MCP and run them with
  * `callTool`. Copied from the service (test/clients/agents.test.ts fails when they drift apart).
  */
@@ -85,6 +85,24 @@ export const toolDefinitions = [
     inputSchema: {
       type: "object",
       properties: {},
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+    },
+  },
+  {
+    name: "svc_simulate_token_trade",
+    title: "Simulate buying and selling a Base token",
+    description:
+      "Simulates, at a pinned block and without sending anything, a 100 USD and a 10000 USD buy of any ERC-20 on Base through its deepest Uniswap V2 or Aerodrome pool against USDC or WETH, a transfer of the tokens bought, and a sell of them: tokens and quote asset received against the pool's own quote in basis points (buy and sell taxes, transfer fees), reverts decoded (honeypot-style sell restrictions, pauses), and the largest amount that succeeded where the larger trade reverts (maximum transaction limits). An observation, never a verdict: UNVERIFIED with its reason when evidence-grade data cannot be read; a token with no pool is DATA_SOURCE_UNAVAILABLE. Same answer as GET /v1/token/simulation/{address}. Costs 2 credits with an API key (x-api-key or Authorization: Bearer header), or 0.01 USDC on Base per call with an x402 v2 payment (PAYMENT-SIGNATURE header); without either it returns the x402 payment requirements.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        address: {
+          description: "The token's address: 0x + 40 hex digits (checksummed or lowercase)",
+          type: "string",
+          pattern: "^0x[0-9a-fA-F]{40}$",
+        },
+      },
+      required: ["address"],
       $schema: "https://json-schema.org/draft/2020-12/schema",
     },
   },
