@@ -4,7 +4,7 @@ import { baseBlockTimeSeconds, baseChainId, baseNetwork, baseUsdc } from "../bas
 import { devnetAccount, devnetRoles } from "../devnet/accounts";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
-import { createAccessDeps } from "./access/createAccessDeps";
+import { createAccessServices } from "./access/createAccessServices";
 import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
 import { createWorkBudget } from "./access/createWorkBudget";
 import { createApp } from "./app";
@@ -119,7 +119,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     return sampler;
   });
   const rates = { ...catalogueRates, ...config.access.tierRateLimits };
-  const access = createAccessDeps({
+  const { access, keyRoutes } = createAccessServices({
     store: appStore,
     origins: config.origins,
     pepper: resolveApiKeyPepper({
@@ -163,6 +163,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       whaleSignals: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
     },
     access,
+    keyRoutes,
     x402,
     mcp: config.mcp,
     discovery: {

@@ -11,7 +11,7 @@ import type { DiscoveryDeps } from "../../api/routes/discovery";
 import { createUsageCounters } from "../../api/stats/createUsageCounters";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
-import { testAccessDeps, testAppStore } from "./access";
+import { testAccessServices, testAppStore } from "./access";
 import { devnetProvider } from "./devnet";
 import { testX402Service } from "./x402";
 
@@ -72,7 +72,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       observationCache: createObservationCache(),
       dissectionCache: createDissectionCache(),
     },
-    access: testAccessDeps(manifest, indexDb),
+    ...testAccessServices(manifest, indexDb),
     market: testMarketDeps(providers, indexDb),
     discovery: testDiscoveryDeps(),
     ...overrides,
