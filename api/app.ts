@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AccessEnv } from "./access/AccessOptions";
-import type { AccessDeps } from "./access/createAccessDeps";
+import type { AccessDeps, KeyRouteDeps } from "./access/createAccessServices";
 import { rejectQueryCredentials } from "./access/rejectQueryCredentials";
 import type { CheckStatusDeps } from "./health/checkStatus";
 import { answerHeaders } from "./http/answer";
@@ -23,8 +23,10 @@ export type AppDeps = {
   status: CheckStatusDeps;
   /** Live contract analysis: the Base providers and the demo's published samples. */
   capability: CapabilityRouteDeps;
-  /** API keys, onboarding, credits, rate limits, gateway: the access middleware's options and the key routes' services. */
+  /** API keys, credits, rate limits, gateway, the operator's token: what the access middleware reads. */
   access: AccessDeps;
+  /** Free keys, purchases and recovery: the key routes' services. */
+  keyRoutes: KeyRouteDeps;
   /** Market data: gas read live from the Base providers, the rest from the index (one reading per indexed block). */
   market: MarketRouteDeps;
   /** Per-call x402 payment of the payable routes; null: not offered (no payout address or facilitator). */
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps) {
     market: deps.market,
     checkStatus,
     access: deps.access,
+    keyRoutes: deps.keyRoutes,
     clientBucket: deps.access.clientBucket,
     indexDb: deps.status.indexDb,
   };
@@ -91,7 +94,7 @@ export function createApp(deps: AppDeps) {
     options: deps.mcp ?? { allowedOrigins: [origins.public, ...(origins.fallback ? [origins.fallback] : [])], maxStreams: 1000 },
   });
   mountSiteRoutes(mount, { origins, samples: deps.capability.samples });
-  mountCatalogueRoutes(mount, app, routeList, { ...deps.access, x402: deps.x402 });
+  mountCatalogueRoutes(mount, app, routeList, { ...deps.keyRoutes, x402: deps.x402 });
   app.all("*", methodNotAllowedOrNotFound(app));
   app.onError((err, c) => handleError(err, c));
   return app;

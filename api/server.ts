@@ -5,7 +5,7 @@ import { baseDexDeployments } from "../base/baseDexDeployments";
 import { devnetAccount, devnetRoles } from "../devnet/accounts";
 import { readManifest } from "../devnet/manifest";
 import { connectRedis } from "./access/connectRedis";
-import { createAccessDeps } from "./access/createAccessDeps";
+import { createAccessServices } from "./access/createAccessServices";
 import { createRateLimits, defaultRatePerMinute } from "./access/createRateLimits";
 import { createWorkBudget } from "./access/createWorkBudget";
 import { createApp } from "./app";
@@ -121,7 +121,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
     return sampler;
   });
   const rates = { ...catalogueRates, ...config.access.tierRateLimits };
-  const access = createAccessDeps({
+  const { access, keyRoutes } = createAccessServices({
     store: appStore,
     origins: config.origins,
     pepper: resolveApiKeyPepper({
@@ -172,6 +172,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       }),
     },
     access,
+    keyRoutes,
     x402,
     mcp: config.mcp,
     discovery: {

@@ -19,7 +19,7 @@ import { type Context, Hono } from "hono";
 import type { AccessEnv } from "../api/access/AccessOptions";
 import { chargeCredits } from "../api/access/chargeCredits";
 import { connectRedis } from "../api/access/connectRedis";
-import { createAccessDeps } from "../api/access/createAccessDeps";
+import { createAccessServices } from "../api/access/createAccessServices";
 import { createRateLimits, defaultRatePerMinute } from "../api/access/createRateLimits";
 import { requirePayment } from "../api/access/requirePayment";
 import { answer, answerHeaders } from "../api/http/answer";
@@ -40,7 +40,7 @@ const store = createAppStore(databaseUrl ? { kind: "postgres", url: databaseUrl 
 await store.ready;
 const index = new PGlite();
 const rates = { ...defaultRatePerMinute, PRO: 6_000_000 };
-const access = createAccessDeps({
+const { access } = createAccessServices({
   store,
   origins: { public: `http://127.0.0.1:${port}`, fallback: undefined },
   pepper,

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { connectRedis } from "../api/access/connectRedis";
-import { createAccessDeps } from "../api/access/createAccessDeps";
+import { createAccessServices } from "../api/access/createAccessServices";
 import { createRateLimits } from "../api/access/createRateLimits";
 import { createApp } from "../api/app";
 import { createObservationCache } from "../api/capability/createObservationCache";
@@ -68,7 +68,7 @@ try {
   const indexDb = drizzle(index) as unknown as IndexDb;
   // No chain is read on this path: the one provider answers nothing.
   const providers = [{ name: "none", url: "http://127.0.0.1:1", trusted: true }];
-  const access = createAccessDeps({
+  const { access, keyRoutes } = createAccessServices({
     store,
     origins: testOrigins,
     pepper,
@@ -96,6 +96,7 @@ try {
     capability: { providers, chainId: 8453, samples: [], observationCache: createObservationCache() },
     market: testMarketDeps(providers, indexDb, baseDexDeployments),
     access,
+    keyRoutes,
     x402: null,
     discovery: testDiscoveryDeps(store),
   });

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AccessDeps } from "../access/createAccessDeps";
+import type { AccessDeps, KeyRouteDeps } from "../access/createAccessServices";
 import type { WorkBudget } from "../access/createWorkBudget";
 import type { AuditContractDeps } from "../capability/auditContract";
 import type { DemoSample } from "../capability/demoSamples";
@@ -35,8 +35,10 @@ export type RouteDeps = {
   market: MarketRouteDeps;
   /** The live status with its recorded availability (`createStatusCheck`). */
   checkStatus: () => Promise<StatusReport>;
-  /** API keys, onboarding, purchases, recovery: the access middleware's options and the key routes' services. */
+  /** API keys, credits, rate limits, gateway: what the access middleware reads (key rotation and revocation use its key service). */
   access: AccessDeps;
+  /** Free keys, purchases and recovery. */
+  keyRoutes: KeyRouteDeps;
   /** The per-address bucket of a request (hashed client address): whose demo budget a call spends. */
   clientBucket: (c: Context) => string;
   /** Ponder's tables, read for readiness. */

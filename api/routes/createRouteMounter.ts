@@ -2,7 +2,7 @@ import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AccessEnv } from "../access/AccessOptions";
 import { chargeCredits } from "../access/chargeCredits";
-import type { AccessDeps } from "../access/createAccessDeps";
+import type { AccessDeps } from "../access/createAccessServices";
 import { limitIntentsPerClient } from "../access/limitIntentsPerClient";
 import { publicLimit } from "../access/publicLimit";
 import { requireApiKey } from "../access/requireApiKey";

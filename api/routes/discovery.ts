@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AccessDeps } from "../access/createAccessDeps";
+import type { AccessDeps } from "../access/createAccessServices";
 import { ApiError } from "../errors";
 import { ProductCta, ProductEvent, ProductPage } from "../events/ProductEvent";
 import { answerJson } from "../http/jsonAnswer";

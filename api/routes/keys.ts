@@ -72,7 +72,7 @@ export const recoveryChallenge = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ keyRoutes: deps }) =>
       async (c) => {
         const { userWallet, txHash } = c.req.valid("json");
         const origin = requestOrigin(c, deps.origins);
@@ -97,7 +97,7 @@ export const recoveryClaim = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ keyRoutes: deps }) =>
       async (c) => {
         const result = await deps.recovery.claim(c.req.valid("json"));
         if (!result.ok) throw ApiError.of(result);

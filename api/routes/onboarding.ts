@@ -27,7 +27,7 @@ export const freeChallenge = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ keyRoutes: deps }) =>
       async (c) => {
         const result = await deps.freeKeys.challenge(c.req.valid("json").userWallet, requestOrigin(c, deps.origins));
         if (!result.ok) throw ApiError.of(result);
@@ -50,7 +50,7 @@ export const freeClaim = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ keyRoutes: deps }) =>
       async (c) => {
         const result = await deps.freeKeys.claim(c.req.valid("json"));
         if (!result.ok) throw ApiError.of(result);
@@ -75,10 +75,10 @@ export const purchaseIntent = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ access, keyRoutes: deps }) =>
       async (c) => {
         const { tier, userWallet, durationDays, renewExistingKey } = c.req.valid("json");
-        const renew = renewExistingKey ? await presentedKey(c, deps) : null;
+        const renew = renewExistingKey ? await presentedKey(c, access) : null;
         const origin = requestOrigin(c, deps.origins);
         const result = await deps.purchases.createIntent({ tier, userWallet, durationDays, origin, renew });
         if (!result.ok) throw ApiError.of(result);
@@ -118,7 +118,7 @@ export const cryptoClaim = servedRoute(
   }),
   {
     handler:
-      ({ access: deps }) =>
+      ({ keyRoutes: deps }) =>
       async (c) => {
         const result = await deps.purchases.claim(c.req.valid("json"));
         if (!result.ok) throw ApiError.of(result);

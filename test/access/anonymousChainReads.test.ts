@@ -16,7 +16,7 @@ import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
-import { testAccessDeps, unlimitedRates } from "../support/access";
+import { testAccessServices, unlimitedRates } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { deployOwnedWalletContract } from "../support/ownedWallet";
@@ -108,7 +108,7 @@ const layouts: Layout[] = [
  * `perMinute` requests per client address (PUBLIC_REQUESTS_PER_MINUTE); x-forwarded-for names the client.
  */
 async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
-  const access = testAccessDeps(manifest, backend.indexDb, {
+  const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, {
     store: backend.store,
     providers,
     rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: perMinute } }),
@@ -126,7 +126,7 @@ async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
     },
     providers,
   );
-  const deps = testAppDeps(manifest, backend.indexDb, { access, x402 });
+  const deps = testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 });
   const app = createApp({ ...deps, capability: { ...deps.capability, providers } });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));

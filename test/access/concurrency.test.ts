@@ -149,11 +149,11 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
   });
 
   test("behavior: a failed answer is never charged", async () => {
-    const { access } = accessApp(manifest, backend);
+    const { access, keyRoutes } = accessApp(manifest, backend);
     await backend.sql("DELETE FROM app.credit_usage WHERE key_id = $1", [paid.keyId]);
     // No provider answers: every metered route is 503 DATA_SOURCE_UNAVAILABLE.
     const down = { providers: [{ name: "down", url: "http://127.0.0.1:1", trusted: true }], chainId: 8453, samples: [] };
-    const failing = createApp(testAppDeps(manifest, backend.indexDb, { access, capability: down }));
+    const failing = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, capability: down }));
     for (const route of ["audit", "preflight"] as const) {
       const res = await call(failing, route, paid.apiKey as string);
       expect(res.status).toBe(503);

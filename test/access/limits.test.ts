@@ -84,8 +84,8 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
       byRoute([...payable.map(({ route, credits }) => ({ route, credits })), { route: "POST /v1/transaction/preflight", credits: 1 }]),
     );
     expect(byRoute(plans.x402)).toEqual(byRoute(payable.map(({ route, priceUsd }) => ({ route, priceUsd }))));
-    const access = accessApp(manifest, backend).access;
-    const withoutX402 = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: null }));
+    const { access, keyRoutes } = accessApp(manifest, backend);
+    const withoutX402 = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402: null }));
     expect(((await (await withoutX402.request("/v1/plans")).json()) as Plans).x402).toEqual([]);
   });
 
@@ -239,7 +239,8 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
 
   test("error: an unreachable store is 503 PERSISTENCE_UNAVAILABLE, never 500", async () => {
     const store = createAppStore({ kind: "postgres", url: "postgres://postgres@127.0.0.1:1/none" });
-    const app = createApp(testAppDeps(manifest, backend.indexDb, { access: accessApp(manifest, { ...backend, store }).access }));
+    const { access, keyRoutes } = accessApp(manifest, { ...backend, store });
+    const app = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes }));
     const results = [
       await app.request("/v1/keys/self", { headers: { "x-api-key": "svc_test_1111111111111111111111111111111111111111111" } }),
       await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address }),

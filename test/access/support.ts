@@ -10,7 +10,7 @@ import pg from "pg";
 import { type Address, decodeEventLog, erc20Abi, type Hex, parseUnits, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { vi } from "vitest";
-import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
+import type { CreateAccessServicesParameters } from "../../api/access/createAccessServices";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { IssuedKey } from "../../api/keys/records";
@@ -19,7 +19,7 @@ import { devnetAccount, devnetRoles } from "../../devnet/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";
-import { testAccessDeps, viaTestProxy } from "../support/access";
+import { testAccessServices, viaTestProxy } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient } from "../support/devnet";
 import { createThrowawayDatabase, testBackends } from "../support/postgres";
@@ -136,10 +136,10 @@ function readTree(dir: string): string {
 }
 
 /** The app against the test devnet with real access dependencies over `backend`'s store and index. */
-export function accessApp(manifest: Manifest, backend: Backend, overrides: Partial<CreateAccessDepsParameters> = {}) {
-  const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store, ...overrides });
+export function accessApp(manifest: Manifest, backend: Backend, overrides: Partial<CreateAccessServicesParameters> = {}) {
+  const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store, ...overrides });
   const x402 = testX402Service(manifest, backend.store);
-  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402 })), access };
+  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 })), access, keyRoutes };
 }
 
 /** A fixed live quote of 3,000 USD per ETH (the devnet's reference price). */

@@ -7,7 +7,7 @@ import { createApp } from "../../api/app";
 import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse";
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import type { IndexDb } from "../../api/index/indexDb";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 
@@ -96,7 +96,7 @@ describe("capability routes behind access control", () => {
     const offline = createApp(
       testAppDeps(manifest, indexDb, {
         capability: { providers: [{ name: "down", url: "http://127.0.0.1:9", trusted: true }], chainId: 8453, samples: [] },
-        access: testAccessDeps(manifest, indexDb),
+        ...testAccessServices(manifest, indexDb),
       }),
     );
     const unavailable = await offline.request("/v1/transaction/preflight", json(preflightBody, { "x-api-key": apiKey }));

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll } from "vitest";
-import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
+import type { CreateAccessServicesParameters } from "../../api/access/createAccessServices";
 import { createApp } from "../../api/app";
 import type { DiscoveryDeps } from "../../api/routes/discovery";
 import type { AggregateStats } from "../../api/stats/StatsResponse";
 import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import { type Backend, openBackend } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps, testDiscoveryDeps, testOperatorStatsToken } from "../support/app";
 import { testX402Service } from "../support/x402";
 
@@ -14,13 +14,13 @@ import { testX402Service } from "../support/x402";
 export function discoveryApp(
   manifest: Manifest,
   backend: Backend,
-  access: Partial<CreateAccessDepsParameters> = {},
+  access: Partial<CreateAccessServicesParameters> = {},
   discoveryOverrides: Partial<DiscoveryDeps> = {},
   x402: X402Service = testX402Service(manifest, backend.store),
 ) {
   const discovery = testDiscoveryDeps(backend.store, discoveryOverrides);
   const deps = testAppDeps(manifest, backend.indexDb, {
-    access: testAccessDeps(manifest, backend.indexDb, { store: backend.store, clientIpHeader: "x-forwarded-for", ...access }),
+    ...testAccessServices(manifest, backend.indexDb, { store: backend.store, clientIpHeader: "x-forwarded-for", ...access }),
     x402,
     discovery,
   });

@@ -8,13 +8,13 @@ import { SSEClientTransport as V1SseTransport } from "@modelcontextprotocol/sdk/
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
+import type { CreateAccessServicesParameters } from "../../api/access/createAccessServices";
 import { type AppDeps, createApp } from "../../api/app";
 import { servedRoutes } from "../../api/routes/routeList";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { openBackend } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
@@ -39,7 +39,7 @@ export type McpTestService = {
 export async function startMcpService(
   manifest: Manifest,
   overrides: Partial<AppDeps> = {},
-  accessOverrides: Partial<CreateAccessDepsParameters> = {},
+  accessOverrides: Partial<CreateAccessServicesParameters> = {},
 ): Promise<McpTestService> {
   const backend = await openBackend(process.env.DATABASE_URL ? "postgres" : "pglite");
   const { store } = backend;
@@ -47,9 +47,9 @@ export async function startMcpService(
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   // Its own gas key: settlements from one key in two test files would race on its nonce.
   const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
-  const access = testAccessDeps(manifest, marketIndex.indexDb, { store, ...accessOverrides });
+  const { access, keyRoutes } = testAccessServices(manifest, marketIndex.indexDb, { store, ...accessOverrides });
   const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
-  const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
+  const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, keyRoutes, x402, market }), ...overrides });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
   });

@@ -7,7 +7,7 @@ import { readCredential } from "../../api/access/readCredential";
 import { rejectQueryCredentials } from "../../api/access/rejectQueryCredentials";
 import { ApiError } from "../../api/errors";
 import { routes } from "../../api/routes/routeList";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { anyString, credentialName, headerValue, namesNoCredential, percentEncode, wellFormed } from "./arbitraries";
 import { propertyApp, readAnswer, undocumentedAnswer } from "./support";
 
@@ -206,7 +206,7 @@ describe("credentials in the URL and in headers, through createApp", () => {
   test("behavior: arbitrary credential headers on keyed routes are answered with the routes' own codes, never 500 (200 cases)", async () => {
     const gatewayDigest = createHash("sha256").update("the-gateway-proxy-secret-of-this-test").digest("hex");
     const { app: gatewayApp, close: closeGateway } = propertyApp({
-      access: testAccessDeps(manifest, indexDb, { gatewayProxySecretSha256: gatewayDigest }),
+      ...testAccessServices(manifest, indexDb, { gatewayProxySecretSha256: gatewayDigest }),
     });
     try {
       await fc.assert(

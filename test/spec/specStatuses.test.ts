@@ -13,7 +13,7 @@ import { type AppStore, createAppStore } from "../../api/store/createAppStore";
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { accessApp, type Backend, mine, openBackend, post, testEthQuote } from "../access/support";
-import { unlimitedRates } from "../support/access";
+import { testAccessServices, unlimitedRates } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
@@ -66,7 +66,9 @@ beforeAll(async () => {
   const limits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1, FREE: 1 } });
   marketIndex = await seedMarketIndex(new PGlite(), manifest);
   apps = {
-    market: createApp(testAppDeps(manifest, marketIndex.indexDb, { access: accessApp(manifest, backend, base).access })),
+    market: createApp(
+      testAppDeps(manifest, marketIndex.indexDb, testAccessServices(manifest, backend.indexDb, { store: backend.store, ...base })),
+    ),
     ok: accessApp(manifest, backend, base).app,
     limited: accessApp(manifest, backend, { ...base, rateLimits: limits }).app,
     noChain: createApp(

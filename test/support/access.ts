@@ -1,5 +1,4 @@
-import type { AccessDeps, CreateAccessDepsParameters } from "../../api/access/createAccessDeps";
-import { createAccessDeps } from "../../api/access/createAccessDeps";
+import { type CreateAccessServicesParameters, createAccessServices } from "../../api/access/createAccessServices";
 import { createRateLimits } from "../../api/access/createRateLimits";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -31,12 +30,12 @@ export function testAppStore(): AppStore {
 }
 
 /**
- * Real access dependencies against the test devnet: an app store (a shared in-memory PGlite unless
+ * Real access services (the middleware's `access`, the key routes' `keyRoutes`) against the test devnet: an app store (a shared in-memory PGlite unless
  * given), the devnet as the one trusted provider, its payout address, no ETH quote, generous rate
  * and abuse limits, and `testProxyAddress` as the trusted proxy. A test overrides the parts it is about.
  */
-export function testAccessDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessDepsParameters> = {}): AccessDeps {
-  return createAccessDeps({
+export function testAccessServices(manifest: Manifest, indexDb: IndexDb, overrides: Partial<CreateAccessServicesParameters> = {}) {
+  return createAccessServices({
     store: overrides.store ?? testAppStore(),
     origins: testOrigins,
     pepper: testPepper,

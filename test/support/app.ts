@@ -12,7 +12,7 @@ import { createUsageCounters } from "../../api/stats/createUsageCounters";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { DexDeployments } from "../../base/poolCandidates";
 import type { Manifest } from "../../devnet/manifest";
-import { testAccessDeps, testAppStore } from "./access";
+import { testAccessServices, testAppStore } from "./access";
 import { devnetProvider } from "./devnet";
 import { simulationDeps } from "./simulation";
 import { testX402Service } from "./x402";
@@ -81,7 +81,7 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       observationCache: createObservationCache(),
       dissectionCache: createDissectionCache(),
     },
-    access: testAccessDeps(manifest, indexDb),
+    ...testAccessServices(manifest, indexDb),
     market: testMarketDeps(providers, indexDb, manifest.dexes),
     discovery: testDiscoveryDeps(),
     ...overrides,

@@ -25,7 +25,7 @@ import { createInProcessFacilitator } from "../../api/x402/createInProcessFacili
 import { bodySha256, paidAnswerDomain, paidAnswerMessage, paidAnswerTypes, type SignedPaidAnswer } from "../../api/x402/createX402Signer";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
@@ -138,8 +138,8 @@ describe.each(backendNames)("x402 for agents on %s", (backendName) => {
     try {
       const facilitator = createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [proxy.url], network: baseNetwork });
       const x402 = testX402Service(manifest, backend.store, { facilitator, payTo });
-      const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-      const dropping = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
+      const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
+      const dropping = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 }));
       const id = generatePaymentId();
       const header = await paymentWithId(requirements, id);
       const since = await head();

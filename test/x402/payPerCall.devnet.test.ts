@@ -9,7 +9,7 @@ import { routes } from "../../api/routes/routeList";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import type { seedMarketIndex } from "../support/marketIndex";
@@ -57,10 +57,10 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo });
     const paying = await paidApp(manifest, backend, x402);
     ({ app, marketIndex } = paying);
-    const { access } = paying;
+    const { access, keyRoutes } = paying;
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     noChain = createApp(
-      testAppDeps(manifest, backend.indexDb, { access, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
+      testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
     );
     requirements = (await challengeOf(app, paid[0]?.url as string)).accepts[0] as PaymentRequirements;
   }, 60_000);
@@ -319,7 +319,7 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const unfunded = generatePrivateKey();
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, unfunded), payTo });
     const broke = createApp(
-      testAppDeps(manifest, backend.indexDb, { access: testAccessDeps(manifest, backend.indexDb, { store: backend.store }), x402 }),
+      testAppDeps(manifest, backend.indexDb, { ...testAccessServices(manifest, backend.indexDb, { store: backend.store }), x402 }),
     );
     const { header } = await signedPayment(requirements, payer.privateKey);
     const before = await balances();
@@ -362,11 +362,16 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
       },
     };
     const revived = testX402Service(manifest, backend.store, { facilitator: counting, payTo, clock: () => later, retryWaitMs: 0 });
-    const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-    const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, x402: revived }));
+    const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
+    const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402: revived }));
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     const revivedNoChain = createApp(
-      testAppDeps(manifest, backend.indexDb, { access, x402: revived, capability: { providers: dead, chainId: 8453, samples: [] } }),
+      testAppDeps(manifest, backend.indexDb, {
+        access,
+        keyRoutes,
+        x402: revived,
+        capability: { providers: dead, chainId: 8453, samples: [] },
+      }),
     );
     const rowOf = async (id: string) =>
       (
@@ -453,8 +458,8 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
         intervalMs: 100,
       });
       const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo, confirmSettlement });
-      const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
-      const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, x402 }));
+      const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
+      const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 }));
       // A contradicted settlement failed; an unconfirmed one is pending: retry it, never pay it again.
       for (const [mode, reason, status, httpStatus, error] of [
         ["inflate-transfer:1", "settlement_not_on_chain", "FAILED", 402, "PAYMENT_SETTLEMENT_FAILED"],

@@ -9,7 +9,7 @@ import { createRemoteFacilitator } from "../../api/x402/createRemoteFacilitator"
 import type { X402Facilitator } from "../../api/x402/X402Facilitator";
 import { baseNetwork } from "../../base/baseChain";
 import { type Backend, openBackend } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitatorServer";
@@ -44,7 +44,7 @@ describe("a remote facilitator (X402_FACILITATOR_URL) behind the same interface"
   const appOver = (facilitator: X402Facilitator) =>
     createApp(
       testAppDeps(manifest, backend.indexDb, {
-        access: testAccessDeps(manifest, backend.indexDb, { store: backend.store }),
+        ...testAccessServices(manifest, backend.indexDb, { store: backend.store }),
         x402: testX402Service(manifest, backend.store, { facilitator, payTo }),
       }),
     );

@@ -9,7 +9,7 @@ import type { AppStore } from "../../api/store/createAppStore";
 import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
-import { testAccessDeps } from "../support/access";
+import { testAccessServices } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider, testClient } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
@@ -38,10 +38,10 @@ export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
  * index written from the chain's reads (`syncHead` follows the chain as the indexer would).
  */
 export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service) {
-  const access = testAccessDeps(manifest, backend.indexDb, { store: backend.store });
+  const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
-  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, x402, market })), access, marketIndex };
+  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402, market })), access, keyRoutes, marketIndex };
 }
 
 /**

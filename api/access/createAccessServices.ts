@@ -22,11 +22,18 @@ import { createAuthFailureGuard } from "./createAuthFailureGuard";
 import { createCreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
-/**
- * AppDeps.access: what the access middleware reads (keys, credits, limits, gateway), and the services
- * of the key routes (free keys, purchases, recovery).
- */
+/** AppDeps.access: what the access middleware reads (keys, credits, limits, gateway, the operator's token). */
 export type AccessDeps = AccessOptions & {
+  /** The public origin and the fallback host's: challenges name the one a request came through. */
+  origins: ServiceOrigins;
+  /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
+  operatorBootstrapToken: string | undefined;
+  /** Intents one client address may create per hour (INTENTS_MAX_PER_CLIENT_PER_HOUR). */
+  maxIntentsPerClientPerHour: number;
+};
+
+/** AppDeps.keyRoutes: the services of the key routes (free keys, purchases, recovery) and what the plans state. */
+export type KeyRouteDeps = {
   freeKeys: FreeKeyService;
   purchases: PurchaseService;
   recovery: RecoveryService;
@@ -34,15 +41,11 @@ export type AccessDeps = AccessOptions & {
   payTo: Address | null;
   /** The public origin and the fallback host's: challenges name the one a request came through. */
   origins: ServiceOrigins;
-  /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
-  operatorBootstrapToken: string | undefined;
-  /** Intents one client address may create per hour (INTENTS_MAX_PER_CLIENT_PER_HOUR). */
-  maxIntentsPerClientPerHour: number;
   /** The per-minute limit of each tier's keys, as the plans state it. */
   rates: TierRates;
 };
 
-export type CreateAccessDepsParameters = {
+export type CreateAccessServicesParameters = {
   store: AppStore;
   origins: ServiceOrigins;
   /** Server secret of the keyed key hash (API_KEY_PEPPER). */
@@ -72,8 +75,11 @@ export type CreateAccessDepsParameters = {
   clock?: () => Date;
 };
 
-/** Wires the access services over one app store: the server and the tests build the same graph. */
-export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
+/**
+ * Wires the access middleware's services and the key routes' over one app store and one key cache (a key
+ * a purchase or recovery changes is dropped from it): the server and the tests build the same graph.
+ */
+export function createAccessServices(p: CreateAccessServicesParameters): { access: AccessDeps; keyRoutes: KeyRouteDeps } {
   const clock = p.clock ?? (() => new Date());
   const limits = p.limits ?? defaultAbuseLimits;
   const rates = p.rates ?? catalogueRates;
@@ -96,28 +102,33 @@ export function createAccessDeps(p: CreateAccessDepsParameters): AccessDeps {
     rates,
   };
   return {
-    keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates, environment: p.environment }),
-    credits,
-    rateLimits: p.rateLimits,
-    clientBucket: clientBucket({ ipHeader: p.clientIpHeader, trustedProxies: p.trustedProxies }),
-    authFailures: createAuthFailureGuard({ perMinute: limits.maxAuthFailuresPerMinute }),
-    gatewayProxySecretSha256: p.gatewayProxySecretSha256,
-    storeReady: p.store.ready,
-    clock,
-    freeKeys: createFreeKeyService(common),
-    purchases: createPurchaseService({
-      ...common,
-      payments,
+    access: {
+      keys: createKeyService({ db, hash, cache: keyCache, credits, clock, rates, environment: p.environment }),
+      credits,
+      rateLimits: p.rateLimits,
+      clientBucket: clientBucket({ ipHeader: p.clientIpHeader, trustedProxies: p.trustedProxies }),
+      authFailures: createAuthFailureGuard({ perMinute: limits.maxAuthFailuresPerMinute }),
+      gatewayProxySecretSha256: p.gatewayProxySecretSha256,
+      storeReady: p.store.ready,
+      clock,
+      origins: p.origins,
+      operatorBootstrapToken: p.operatorBootstrapToken,
+      maxIntentsPerClientPerHour: limits.maxIntentsPerClientPerHour,
+    },
+    keyRoutes: {
+      freeKeys: createFreeKeyService(common),
+      purchases: createPurchaseService({
+        ...common,
+        payments,
+        payTo: p.payTo,
+        usdc: baseUsdc,
+        ethQuote: p.ethQuote,
+        onKeyChanged: keyCache.invalidate,
+      }),
+      recovery: createRecoveryService({ ...common, onKeyChanged: keyCache.invalidate }),
       payTo: p.payTo,
-      usdc: baseUsdc,
-      ethQuote: p.ethQuote,
-      onKeyChanged: keyCache.invalidate,
-    }),
-    recovery: createRecoveryService({ ...common, onKeyChanged: keyCache.invalidate }),
-    payTo: p.payTo,
-    origins: p.origins,
-    operatorBootstrapToken: p.operatorBootstrapToken,
-    maxIntentsPerClientPerHour: limits.maxIntentsPerClientPerHour,
-    rates,
+      origins: p.origins,
+      rates,
+    },
   };
 }
