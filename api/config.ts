@@ -266,6 +266,15 @@ export const EnvSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
     .transform((s) => s as `0x${string}`)
     .optional(),
+  /**
+   * Runtime code hash (keccak-256) x402's batch-settlement escrow must have at its canonical address for the
+   * scheme to be offered; devnet: the seeded escrow's (the manifest's). Unset on mainnet: exact alone.
+   */
+  X402_BATCH_ESCROW_CODE_HASH: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex hash")
+    .transform((s) => s.toLowerCase() as `0x${string}`)
+    .optional(),
   /** How long a paid answer and its payment-identifier id are kept for retries (default 24 hours). */
   X402_PAYMENT_ID_RETENTION_SECONDS: z.coerce
     .number()
@@ -386,6 +395,8 @@ export type Config = {
     facilitatorPrivateKey: `0x${string}` | undefined;
     /** Signs offers and receipts; undefined: the mode's default (devnet: the payout account; mainnet: none). */
     signingKey: `0x${string}` | undefined;
+    /** The batch-settlement escrow's expected code hash; undefined: the mode's default (devnet: the manifest's; mainnet: none). */
+    batchEscrowCodeHash: `0x${string}` | undefined;
     /** Seconds a paid answer and its payment-identifier id are kept for retries. */
     paymentIdRetentionSeconds: number;
     /** The payer's payments in flight whose authorization state one admission reads at most. */
@@ -511,6 +522,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       facilitatorUrl: e.X402_FACILITATOR_URL,
       facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY,
       signingKey: e.X402_SIGNING_KEY,
+      batchEscrowCodeHash: e.X402_BATCH_ESCROW_CODE_HASH,
       paymentIdRetentionSeconds: e.X402_PAYMENT_ID_RETENTION_SECONDS,
       payerAuthorizationReads: e.X402_PAYER_AUTHORIZATION_READS,
     },

@@ -143,16 +143,18 @@ export function createX402Admission(p: X402AdmissionParameters): AdmitPayment {
   return async function admit(route, resource, header) {
     const requirements = await p.offer.requirementsOf(route);
     if (!requirements.ok) return requirements;
-    const ours = requirements.value;
+    const offered = requirements.value;
     const refuse = async (reason: string) =>
       failure("PAYMENT_INVALID", `the payment was refused (${reason}); pay with the challenge in PAYMENT-REQUIRED`, {
         reason,
-        paymentRequired: await p.offer.challengeOf(route, ours, resource, reason),
+        paymentRequired: await p.offer.challengeOf(route, offered, resource, reason),
       });
 
     const parsed = parsePaymentSignature(header);
     if (!parsed.ok) return refuse(parsed.reason);
     const payload = parsed.payload;
+    // A scheme not offered is compared with exact's terms: its refusal names the scheme.
+    const ours = offered.find((terms) => terms.scheme === payload.accepted.scheme) ?? (offered[0] as PaymentRequirements);
     const mismatch = termsMismatch(ours, payload.accepted);
     if (mismatch) return refuse(mismatch);
     if (!server.findMatchingRequirements([ours], payload as PaymentPayload)) return refuse("payment_terms_mismatch");

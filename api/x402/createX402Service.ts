@@ -1,5 +1,6 @@
 import { x402ResourceServer } from "@x402/core/server";
 import type { Network } from "@x402/core/types";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { createOfferReceiptExtension } from "@x402/extensions/offer-receipt";
@@ -8,11 +9,13 @@ import type { AppDb } from "../store/createAppStore";
 import type { CheckAuthorizationSignature } from "./authorizationSignature";
 import type { ConfirmSettlement } from "./confirmSettlement";
 import { createPaymentResponse } from "./createPaymentResponse";
+import { createStoreChannelStorage } from "./createStoreChannelStorage";
 import { type AdmitPayment, createX402Admission } from "./createX402Admission";
 import { createX402Offer, type X402Offer } from "./createX402Offer";
 import { createX402Recovery } from "./createX402Recovery";
 import { createX402Settlement, type X402Settlement } from "./createX402Settlement";
 import type { X402Signer } from "./createX402Signer";
+import type { EscrowCodeCheck } from "./escrowCodeCheck";
 import type { ReadPayerFunds } from "./readPayerFunds";
 import type { ResolvePendingSettlement } from "./resolvePendingSettlement";
 import type { X402Facilitator } from "./X402Facilitator";
@@ -24,7 +27,20 @@ export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> &
     /** The key offers and receipts are signed with, or null when none is configured. */
     signer: Pick<X402Signer, "address" | "kid"> | null;
     admit: AdmitPayment;
+    /**
+     * The batch-settlement server scheme (its channels in the app store), whose channel manager claims the
+     * accepted vouchers; null when the scheme is not registered (no signing key to authorize claims).
+     */
+    batchScheme: BatchSettlementEvmScheme | null;
   };
+
+/** batch-settlement beside exact: where its escrow is checked, and the payer's withdrawal delay asked of channels. */
+export type BatchSettlementOptions = {
+  /** Whether the escrow runs on this chain with the expected code (checked at start). */
+  escrow: EscrowCodeCheck;
+  /** Seconds a payer's timed withdrawal must wait, asked of every channel (the package's minimum, 900, by default). */
+  withdrawDelaySeconds?: number;
+};
 
 export type CreateX402ServiceParameters = {
   db: AppDb;
@@ -62,6 +78,11 @@ export type CreateX402ServiceParameters = {
   clock?: () => Date;
   /** Where a record that could not be written is reported (never with the payer). */
   log?: (message: string) => void;
+  /**
+   * x402's batch-settlement offered beside exact where its escrow is found; absent: exact alone. Needs
+   * `signer`, whose key is the channels' receiverAuthorizer.
+   */
+  batchSettlement?: BatchSettlementOptions;
 };
 
 /**
@@ -78,8 +99,20 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const server = new x402ResourceServer(p.facilitator).register(p.network, new ExactEvmScheme());
   server.registerExtension(bazaarResourceServerExtension);
   if (p.signer) server.registerExtension(createOfferReceiptExtension(p.signer.issuer));
+  const batch = p.batchSettlement && p.signer ? batchSettlementOf(p.batchSettlement, p.signer, p.db, p.payTo) : null;
+  if (batch) {
+    server.register(p.network, batch.scheme);
+    // Checked at start, so that the first paid request does not wait for it.
+    void p.batchSettlement?.escrow();
+  }
 
-  const offer = createX402Offer({ server, network: p.network, payTo: p.payTo, signer: p.signer });
+  const offer = createX402Offer({
+    server,
+    network: p.network,
+    payTo: p.payTo,
+    signer: p.signer,
+    batchEscrow: batch ? (p.batchSettlement?.escrow ?? null) : null,
+  });
   const paymentResponseOf = createPaymentResponse({ network: p.network, payTo: p.payTo, signer: p.signer, log });
   const recovery = createX402Recovery({
     ...records,
@@ -107,5 +140,25 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     confirmSettlement: p.confirmSettlement,
     paymentResponseOf,
   });
-  return { facilitator: p.facilitator, signer: p.signer, offerOf: offer.offerOf, challenge: offer.challenge, admit, settle, release };
+  return {
+    facilitator: p.facilitator,
+    signer: p.signer,
+    offerOf: offer.offerOf,
+    challenge: offer.challenge,
+    admit,
+    settle,
+    release,
+    batchScheme: batch?.scheme ?? null,
+  };
+}
+
+/** The batch-settlement server scheme receiving at `payTo`, its channels and their vouchers in the app store. */
+function batchSettlementOf(options: BatchSettlementOptions, signer: X402Signer, db: AppDb, payTo: Address) {
+  const channels = createStoreChannelStorage(db);
+  const scheme = new BatchSettlementEvmScheme(payTo, {
+    storage: channels,
+    receiverAuthorizerSigner: signer.receiverAuthorizer,
+    ...(options.withdrawDelaySeconds === undefined ? {} : { withdrawDelay: options.withdrawDelaySeconds }),
+  });
+  return { scheme, channels };
 }

@@ -17,7 +17,7 @@ import { testAccessDeps } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
-import { testFacilitator, testX402Service } from "../support/x402";
+import { testBatchSettlement, testFacilitator, testX402Service } from "../support/x402";
 import { fundedKey } from "../x402/support";
 
 /**
@@ -45,7 +45,11 @@ export async function startMcpService(
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   // Its own gas key: settlements from one key in two test files would race on its nonce.
-  const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
+  const x402 = testX402Service(manifest, store, {
+    facilitator: testFacilitator(manifest, await fundedKey(manifest)),
+    payTo,
+    batchSettlement: testBatchSettlement(manifest),
+  });
   const access = testAccessDeps(manifest, marketIndex.indexDb, { store, ...accessOverrides });
   const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb);
   const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, x402, market }), ...overrides });
