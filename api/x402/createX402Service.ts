@@ -5,7 +5,9 @@ import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { createOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import type { Address } from "viem";
+import type { Failure } from "../errors";
 import type { AppDb } from "../store/createAppStore";
+import { type AdmittedCall, isAdmittedVoucher } from "./AdmittedPayment";
 import type { CheckAuthorizationSignature } from "./authorizationSignature";
 import type { ConfirmSettlement } from "./confirmSettlement";
 import { createPaymentResponse } from "./createPaymentResponse";
@@ -13,26 +15,31 @@ import { createStoreChannelStorage } from "./createStoreChannelStorage";
 import { type AdmitPayment, createX402Admission } from "./createX402Admission";
 import { createX402Offer, type X402Offer } from "./createX402Offer";
 import { createX402Recovery } from "./createX402Recovery";
-import { createX402Settlement, type X402Settlement } from "./createX402Settlement";
+import { createX402Settlement, type SettlementOutcome } from "./createX402Settlement";
 import type { X402Signer } from "./createX402Signer";
+import { createX402Vouchers, type X402Vouchers } from "./createX402Vouchers";
 import type { EscrowCodeCheck } from "./escrowCodeCheck";
+import type { PaidAnswer } from "./paidAnswer";
 import type { ReadPayerFunds } from "./readPayerFunds";
 import type { ResolvePendingSettlement } from "./resolvePendingSettlement";
 import type { X402Facilitator } from "./X402Facilitator";
 
 /** Per-call x402 payment by role: the offer and its challenge, the admission of a payment, its settlement. */
-export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> &
-  X402Settlement & {
-    facilitator: X402Facilitator;
-    /** The key offers and receipts are signed with, or null when none is configured. */
-    signer: Pick<X402Signer, "address" | "kid"> | null;
-    admit: AdmitPayment;
-    /**
-     * The batch-settlement server scheme (its channels in the app store), whose channel manager claims the
-     * accepted vouchers; null when the scheme is not registered (no signing key to authorize claims).
-     */
-    batchScheme: BatchSettlementEvmScheme | null;
-  };
+export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> & {
+  facilitator: X402Facilitator;
+  /** The key offers and receipts are signed with, or null when none is configured. */
+  signer: Pick<X402Signer, "address" | "kid"> | null;
+  admit: AdmitPayment;
+  /** Settles an exact payment, or charges a batch-settlement voucher, for its (2xx) answer. */
+  settle(call: AdmittedCall, answer: PaidAnswer): Promise<SettlementOutcome>;
+  /** Gives an admitted payment or voucher back when its answer is not a 2xx (`X402Settlement.release`). */
+  release(call: AdmittedCall): Promise<Failure | null>;
+  /**
+   * The batch-settlement server scheme (its channels in the app store), whose channel manager claims the
+   * accepted vouchers; null when the scheme is not registered (no signing key to authorize claims).
+   */
+  batchScheme: BatchSettlementEvmScheme | null;
+};
 
 /** batch-settlement beside exact: where its escrow is checked, and the payer's withdrawal delay asked of channels. */
 export type BatchSettlementOptions = {
@@ -87,11 +94,12 @@ export type CreateX402ServiceParameters = {
 
 /**
  * Per-call x402 payment, framework-free (REST and MCP share it): x402's resource server with the
- * "exact" EVM scheme over `facilitator` and the official extensions (payment-identifier, bazaar,
- * offer-receipt), and our record of each payment in the app store, checked before any work, so a
- * payment is served once across concurrent requests and replicas, and a retry never pays twice.
- * Its roles: the offer (createX402Offer), the admission (createX402Admission) with the retries of
- * payments already claimed (createX402Recovery), and the settlement with its record (createX402Settlement).
+ * "exact" EVM scheme over `facilitator` (and "batch-settlement" where its escrow is found) and the
+ * official extensions (payment-identifier, bazaar, offer-receipt), and our record of each payment in the
+ * app store, checked before any work, so a payment is served once across concurrent requests and
+ * replicas, and a retry never pays twice. Its roles: the offer (createX402Offer), the admission
+ * (createX402Admission) with the retries of payments already claimed (createX402Recovery), the
+ * settlement with its record (createX402Settlement), and batch-settlement's vouchers (createX402Vouchers).
  */
 export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const log = p.log ?? ((message: string) => console.warn(message));
@@ -105,6 +113,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     // Checked at start, so that the first paid request does not wait for it.
     void p.batchSettlement?.escrow();
   }
+  const vouchers = batch ? createX402Vouchers({ ...records, server, ...batch, network: p.network }) : null;
 
   const offer = createX402Offer({
     server,
@@ -127,6 +136,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     server,
     offer,
     recovery,
+    vouchers,
     storeReady: p.storeReady,
     readPayerFunds: p.readPayerFunds,
     checkSignature: p.checkSignature,
@@ -146,8 +156,8 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     offerOf: offer.offerOf,
     challenge: offer.challenge,
     admit,
-    settle,
-    release,
+    settle: (call, answer) => (isAdmittedVoucher(call) ? (vouchers as X402Vouchers).settle(call, answer) : settle(call, answer)),
+    release: (call) => (isAdmittedVoucher(call) ? (vouchers as X402Vouchers).release(call) : release(call)),
     batchScheme: batch?.scheme ?? null,
   };
 }
