@@ -89,6 +89,8 @@ export type Config = {
     facilitatorPrivateKey: `0x${string}` | undefined;
     /** Signs offers and receipts; undefined: the mode's default (devnet: the payout account; mainnet: none). */
     signingKey: `0x${string}` | undefined;
+    /** The batch-settlement escrow's expected code hash; undefined: the mode's default (devnet: the manifest's; mainnet: none). */
+    batchEscrowCodeHash: `0x${string}` | undefined;
     /** Seconds a paid answer and its payment-identifier id are kept for retries. */
     paymentIdRetentionSeconds: number;
     /** The payer's payments in flight whose authorization state one admission reads at most. */
@@ -214,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       facilitatorUrl: e.X402_FACILITATOR_URL,
       facilitatorPrivateKey: e.X402_FACILITATOR_PRIVATE_KEY,
       signingKey: e.X402_SIGNING_KEY,
+      batchEscrowCodeHash: e.X402_BATCH_ESCROW_CODE_HASH,
       paymentIdRetentionSeconds: e.X402_PAYMENT_ID_RETENTION_SECONDS,
       payerAuthorizationReads: e.X402_PAYER_AUTHORIZATION_READS,
     },

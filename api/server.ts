@@ -34,6 +34,7 @@ import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
 import { createX402Service } from "./x402/createX402Service";
 import { createX402Signer } from "./x402/createX402Signer";
+import { escrowCodeCheck } from "./x402/escrowCodeCheck";
 import { payerFundsOnChain } from "./x402/readPayerFunds";
 import { chainResolution } from "./x402/resolvePendingSettlement";
 
@@ -90,6 +91,14 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           checkSignature: authorizationSignatureCheck(providers),
           signer: signingKey ? createX402Signer(signingKey) : null,
           retentionSeconds: config.x402.paymentIdRetentionSeconds,
+          batchSettlement: {
+            // On Base the escrow is trusted only by a hash the operator names (X402_BATCH_ESCROW_CODE_HASH).
+            escrow: escrowCodeCheck({
+              providers,
+              chainId: baseChainId,
+              expectedCodeHash: config.x402.batchEscrowCodeHash ?? manifest?.codeHashes.x402BatchSettlement ?? null,
+            }),
+          },
         })
       : null;
   const status: CheckStatusDeps = {

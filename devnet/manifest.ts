@@ -119,6 +119,8 @@ export const Manifest = z.object({
   simulationTokens: z.array(SimulationFixture),
   /** Every other deployed fixture by a stable name (proxies, Diamond, facets, Multicall3, ...). */
   contracts: z.record(z.string(), address),
+  /** Runtime code hashes the API checks at start: x402's batch-settlement escrow (offered only where its code is found). */
+  codeHashes: z.object({ x402BatchSettlement: hash }),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

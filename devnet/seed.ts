@@ -55,7 +55,8 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
       ...v4.contracts,
       ...capabilities.contracts,
       gasPriceOracle,
-      ...batchSettlement,
+      ...batchSettlement.contracts,
     },
+    codeHashes: { x402BatchSettlement: batchSettlement.escrowCodeHash },
   };
 }

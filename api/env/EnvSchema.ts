@@ -153,6 +153,15 @@ export const EnvSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
     .transform((s) => s as `0x${string}`)
     .optional(),
+  /**
+   * Runtime code hash (keccak-256) x402's batch-settlement escrow must have at its canonical address for the
+   * scheme to be offered; devnet: the seeded escrow's (the manifest's). Unset on mainnet: exact alone.
+   */
+  X402_BATCH_ESCROW_CODE_HASH: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex hash")
+    .transform((s) => s.toLowerCase() as `0x${string}`)
+    .optional(),
   /** How long a paid answer and its payment-identifier id are kept for retries (default 24 hours). */
   X402_PAYMENT_ID_RETENTION_SECONDS: z.coerce
     .number()

@@ -262,3 +262,30 @@ export const x402Channel = appSchema.table(
     ),
   ],
 );
+
+/**
+ * The batch-settlement vouchers accepted, one row per call they paid: written in the transaction that
+ * commits the call's charge on its channel (`x402_channel`), before the answer is sent. Keyed by the
+ * channel and the voucher's cumulative amount, so no cumulative amount of a channel is accepted twice,
+ * whichever replica took it and whatever became of the channel's row since.
+ */
+export const x402Voucher = appSchema.table(
+  "x402_voucher",
+  {
+    /** The escrow's channel id, lowercase hex (as `x402_channel` keys it). */
+    channelId: text("channel_id").notNull(),
+    /** The voucher's signed cumulative amount (`maxClaimableAmount`): what the channel has charged with this call. */
+    cumulativeAmount: atomicUnits("cumulative_amount").notNull(),
+    /** This call's price in atomic units of the channel's token. */
+    amount: atomicUnits("amount").notNull(),
+    /** The payerAuthorizer's signature of the voucher: with the channel's configuration, what a claim presents. */
+    signature: text("signature").notNull(),
+    /** The route paid for, as the route list names it. */
+    route: text("route").notNull(),
+    /** The answer paid for: its status and the SHA-256 of its body, as served. */
+    answerStatus: integer("answer_status").notNull(),
+    answerSha256: text("answer_sha256").notNull(),
+    acceptedAt: at("accepted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.cumulativeAmount] })],
+);

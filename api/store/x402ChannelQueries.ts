@@ -1,11 +1,15 @@
 import { asc, eq } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
-import { x402Channel } from "./schema";
+import { x402Channel, x402Voucher } from "./schema";
 
 export type X402ChannelRow = typeof x402Channel.$inferSelect;
+export type X402VoucherRow = typeof x402Voucher.$inferSelect;
 
-/** What a change of one channel's row decides, given the row as it is: keep it, delete it, or write this one. */
-export type X402ChannelChange = { kind: "keep" } | { kind: "delete" } | { kind: "write"; row: X402ChannelRow };
+/**
+ * What a change of one channel's row decides, given the row as it is: keep it, delete it, or write this
+ * one, with the voucher a call was charged for when the write commits that charge.
+ */
+export type X402ChannelChange = { kind: "keep" } | { kind: "delete" } | { kind: "write"; row: X402ChannelRow; voucher?: X402VoucherRow };
 
 export type ChangeX402ChannelReturnType = {
   /** The row as it stands once the change is committed. */
@@ -36,7 +40,8 @@ const createAttempts = 3;
  * waits for this one's commit and then reads its result. A row that does not exist yet cannot be
  * locked: two transactions may both find none, and the primary key lets one insert; the other starts
  * over and calls `decide` again on the row now there (at most `createAttempts` times: only a delete between
- * the attempts could make a third). (PGlite runs one transaction at a time.)
+ * the attempts could make a third). (PGlite runs one transaction at a time.) A write's voucher is inserted
+ * in the same transaction: the charge and its voucher are stored together or not at all.
  */
 export async function changeX402Channel(
   db: AppDb,
@@ -61,6 +66,8 @@ export async function changeX402Channel(
           const inserted = await tx.insert(x402Channel).values(row).onConflictDoNothing().returning({ id: x402Channel.channelId });
           if (inserted.length === 0) throw new ChannelCreatedConcurrently();
         }
+        // Its primary key refuses a cumulative amount accepted before: the charge is then rolled back with it.
+        if (change.voucher) await tx.insert(x402Voucher).values(change.voucher);
         return { row, status: "updated" };
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/facilitator";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   createWalletClient,
@@ -141,8 +142,8 @@ export type CreateInProcessFacilitatorParameters = {
 };
 
 /**
- * The in-process facilitator: x402's own `x402Facilitator` with the "exact" EVM scheme, settling from
- * our gas key through viem. The key's nonces come from viem's nonce manager, so concurrent settlements
+ * The in-process facilitator: x402's own `x402Facilitator` with the "exact" and "batch-settlement" EVM
+ * schemes, settling from our gas key through viem. The key's nonces come from viem's nonce manager, so concurrent settlements
  * from this process never race on one (give each replica its own key). A throw caused by the payment
  * rather than the chain is answered as an invalid payment or a failed settlement.
  */
@@ -163,7 +164,10 @@ export function createInProcessFacilitator({
   const client = createWalletClient({ account, chain, transport, pollingInterval: 500 }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: account.address } as never, { confirmationTimeoutMs });
   // Simulated again just before the broadcast: a payer that spent its balance since verification costs no reverted gas.
-  const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer, { simulateInSettle: true }));
+  // batch-settlement without an authorizer key: the service's own receiverAuthorizer signs its channels' claims.
+  const facilitator = new x402Facilitator()
+    .register(network, new ExactEvmScheme(signer, { simulateInSettle: true }))
+    .register(network, new BatchSettlementEvmScheme(signer));
   /** Pending answers by payment signature, until x402's one retry of a pending settlement takes it. */
   const unanswered = new Map<string, SettleResponse>();
 
@@ -181,6 +185,18 @@ export function createInProcessFacilitator({
     return answer;
   };
 
+  /**
+   * A batch-settlement transaction (a deposit, a claim, a sweep to the receiver): x402's scheme waits for its
+   * receipt. Its failures are answers; a throw is a failure before any broadcast.
+   */
+  async function settleBatch(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+    try {
+      return await facilitator.settle(payload, requirements);
+    } catch {
+      return { success: false, errorReason: "settlement_failed", transaction: "", network };
+    }
+  }
+
   return {
     kind: "IN_PROCESS",
     async getSupported() {
@@ -196,6 +212,7 @@ export function createInProcessFacilitator({
       return verdict.isValid ? verdict : unlessChainDown(verdict);
     },
     async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+      if (requirements.scheme === "batch-settlement") return settleBatch(payload, requirements);
       const signature = String((payload.payload as { signature?: unknown }).signature);
       const lost = unanswered.get(signature);
       if (lost) {

@@ -1,6 +1,12 @@
 import type { Channel, ChannelStorage, ChannelUpdateResult } from "@x402/evm/batch-settlement/server";
 import type { AppDb } from "../store/createAppStore";
-import { changeX402Channel, findX402Channel, listX402Channels, type X402ChannelRow } from "../store/x402ChannelQueries";
+import {
+  changeX402Channel,
+  findX402Channel,
+  listX402Channels,
+  type X402ChannelRow,
+  type X402VoucherRow,
+} from "../store/x402ChannelQueries";
 
 /** The package's own code for a channel id that is not 32 bytes of hex (its storages throw it too). */
 const invalidChannelId = "invalid_batch_settlement_evm_channel_id_invalid";
@@ -73,16 +79,52 @@ function rowChannel(row: X402ChannelRow): Channel {
   };
 }
 
+/** A voucher to be stored with the charge of the request reserved under one pending id (`voucherOnCommit`). */
+export type VoucherCommit = {
+  /** Whether the charge was committed, its voucher stored with it. */
+  readonly committed: boolean;
+  /** Stops waiting for the commit (the request is over either way). */
+  dispose(): void;
+};
+
+/** The app store's channel storage, and the vouchers it stores with the charges they pay for. */
+export type StoreChannelStorage = ChannelStorage & {
+  /**
+   * Stores `voucherOf(channel)` in the transaction that commits the charge of the request reserved on its
+   * channel under `pendingId` (the write that clears that reservation and raises what the channel charged),
+   * whichever of the scheme's hooks makes it: a voucher's before settlement, a deposit's after it.
+   */
+  voucherOnCommit(pendingId: string, voucherOf: (channel: Channel) => X402VoucherRow): VoucherCommit;
+};
+
+type PendingCommit = { voucherOf: (channel: Channel) => X402VoucherRow; committed: boolean };
+
+/** Whether `next` commits the charge reserved on `current`: the reservation cleared, the amount charged raised. */
+const commitsCharge = (current: Channel, next: Channel) =>
+  next.pendingRequest === undefined && BigInt(next.chargedCumulativeAmount) > BigInt(current.chargedCumulativeAmount);
+
 /**
  * `@x402/evm`'s batch-settlement `ChannelStorage` on the app store (table `x402_channel`): the server
  * scheme's channels survive restarts and are shared by every replica on one Postgres, and `updateChannel`
  * is atomic per channel across them (`changeX402Channel`), so two replicas never accept the same
- * cumulative amount twice.
+ * cumulative amount twice; a charge committed with `voucherOnCommit` stores its voucher (`x402_voucher`)
+ * in the same transaction.
  *
  * @example new BatchSettlementEvmScheme(receiver, { storage: createStoreChannelStorage(store.db) })
  */
-export function createStoreChannelStorage(db: AppDb): ChannelStorage {
+export function createStoreChannelStorage(db: AppDb): StoreChannelStorage {
+  const commits = new Map<string, PendingCommit>();
   return {
+    voucherOnCommit(pendingId, voucherOf) {
+      const commit = { voucherOf, committed: false };
+      commits.set(pendingId, commit);
+      return {
+        get committed() {
+          return commit.committed;
+        },
+        dispose: () => commits.delete(pendingId),
+      };
+    },
     async get(channelId) {
       const row = await findX402Channel(db, channelKey(channelId));
       return row && rowChannel(row);
@@ -93,12 +135,19 @@ export function createStoreChannelStorage(db: AppDb): ChannelStorage {
     async updateChannel(channelId, update): Promise<ChannelUpdateResult> {
       const key = channelKey(channelId);
       let next: Channel | undefined;
+      /** The commit whose voucher this change writes (decided anew on each attempt). */
+      let writing: PendingCommit | undefined;
       const { status } = await changeX402Channel(db, key, (row) => {
         const current = row && rowChannel(row);
         next = update(current);
+        const commit = current?.pendingRequest && commits.get(current.pendingRequest.pendingId);
+        writing = commit && next && current && commitsCharge(current, next) ? commit : undefined;
         if (next === current) return { kind: "keep" };
-        return next ? { kind: "write", row: channelRow(key, next) } : { kind: "delete" };
+        if (!next) return { kind: "delete" };
+        return { kind: "write", row: channelRow(key, next), ...(writing ? { voucher: writing.voucherOf(next) } : {}) };
       });
+      // The transaction committed (it throws otherwise): so did the voucher it wrote.
+      if (writing) writing.committed = true;
       return { channel: next, status };
     },
   };

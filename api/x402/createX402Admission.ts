@@ -18,8 +18,14 @@ import type { Admission, RequestPayment } from "./AdmittedPayment";
 import type { CheckAuthorizationSignature } from "./authorizationSignature";
 import type { X402Offer } from "./createX402Offer";
 import type { X402Recovery } from "./createX402Recovery";
+import type { X402Vouchers } from "./createX402Vouchers";
 import type { PaidResource, PaidRoute } from "./PaidRoute";
-import { type Eip3009Authorization, type ExactEvmPaymentPayload, parsePaymentSignature } from "./parsePaymentSignature";
+import {
+  type Eip3009Authorization,
+  type ExactEvmPaymentPayload,
+  isBatchSettlementPayment,
+  parsePaymentSignature,
+} from "./parsePaymentSignature";
 import type { ReadPayerFunds } from "./readPayerFunds";
 import type { PaymentRecords } from "./SettlementRecord";
 import { FacilitatorUnavailableError, reasonCode } from "./X402Facilitator";
@@ -29,6 +35,8 @@ export type X402AdmissionParameters = PaymentRecords & {
   server: x402ResourceServer;
   offer: Pick<X402Offer, "requirementsOf" | "challengeOf">;
   recovery: X402Recovery;
+  /** batch-settlement's vouchers, when the scheme is registered. */
+  vouchers: X402Vouchers | null;
   storeReady: Promise<void>;
   /** A payer's balance and what its payments in flight take from it, read before a payment is claimed. */
   readPayerFunds: ReadPayerFunds;
@@ -98,7 +106,8 @@ export function paidRequestHash(routeName: string, path: string, terms: PaymentR
 /**
  * Admission of a payment before any work: its terms, its id, the facilitator's verification, the
  * payer's balance against its payments in flight, and a claim in the app store, so a payment is served
- * once across concurrent requests and replicas; a retry of one already claimed goes to `recovery`.
+ * once across concurrent requests and replicas; a retry of one already claimed goes to `recovery`. A
+ * batch-settlement voucher, its terms checked, goes to `vouchers` (its channel is its claim).
  */
 export function createX402Admission(p: X402AdmissionParameters): AdmitPayment {
   const { server, clock } = p;
@@ -143,19 +152,24 @@ export function createX402Admission(p: X402AdmissionParameters): AdmitPayment {
   return async function admit(route, resource, header) {
     const requirements = await p.offer.requirementsOf(route);
     if (!requirements.ok) return requirements;
-    const ours = requirements.value;
-    const refuse = async (reason: string) =>
+    const offered = requirements.value;
+    const refuse = async (reason: string, payment?: PaymentPayload) =>
       failure("PAYMENT_INVALID", `the payment was refused (${reason}); pay with the challenge in PAYMENT-REQUIRED`, {
         reason,
-        paymentRequired: await p.offer.challengeOf(route, ours, resource, reason),
+        paymentRequired: await p.offer.challengeOf(route, offered, resource, reason, payment),
       });
 
     const parsed = parsePaymentSignature(header);
     if (!parsed.ok) return refuse(parsed.reason);
     const payload = parsed.payload;
+    // A scheme not offered is compared with exact's terms: its refusal names the scheme.
+    const ours = offered.find((terms) => terms.scheme === payload.accepted.scheme) ?? (offered[0] as PaymentRequirements);
     const mismatch = termsMismatch(ours, payload.accepted);
     if (mismatch) return refuse(mismatch);
     if (!server.findMatchingRequirements([ours], payload as PaymentPayload)) return refuse("payment_terms_mismatch");
+    if (isBatchSettlementPayment(payload)) {
+      return p.vouchers ? p.vouchers.admit(route, resource, payload, ours, refuse) : refuse("scheme_mismatch");
+    }
     const identifier = extractAndValidatePaymentIdentifier(payload as PaymentPayload);
     if (!identifier.validation.valid) {
       return failure("PAYMENT_ID_INVALID", "the payment-identifier id must be 16-128 letters, digits, '-' or '_'", {

@@ -1,30 +1,53 @@
 import { x402ResourceServer } from "@x402/core/server";
 import type { Network } from "@x402/core/types";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { createOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import type { Address } from "viem";
+import type { Failure } from "../errors";
 import type { AppDb } from "../store/createAppStore";
+import { type AdmittedCall, isAdmittedVoucher } from "./AdmittedPayment";
 import type { CheckAuthorizationSignature } from "./authorizationSignature";
 import type { ConfirmSettlement } from "./confirmSettlement";
 import { createPaymentResponse } from "./createPaymentResponse";
+import { createStoreChannelStorage } from "./createStoreChannelStorage";
 import { type AdmitPayment, createX402Admission } from "./createX402Admission";
 import { createX402Offer, type X402Offer } from "./createX402Offer";
 import { createX402Recovery } from "./createX402Recovery";
-import { createX402Settlement, type X402Settlement } from "./createX402Settlement";
+import { createX402Settlement, type SettlementOutcome } from "./createX402Settlement";
 import type { X402Signer } from "./createX402Signer";
+import { createX402Vouchers, type X402Vouchers } from "./createX402Vouchers";
+import type { EscrowCodeCheck } from "./escrowCodeCheck";
+import type { PaidAnswer } from "./paidAnswer";
 import type { ReadPayerFunds } from "./readPayerFunds";
 import type { ResolvePendingSettlement } from "./resolvePendingSettlement";
 import type { X402Facilitator } from "./X402Facilitator";
 
 /** Per-call x402 payment by role: the offer and its challenge, the admission of a payment, its settlement. */
-export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> &
-  X402Settlement & {
-    facilitator: X402Facilitator;
-    /** The key offers and receipts are signed with, or null when none is configured. */
-    signer: Pick<X402Signer, "address" | "kid"> | null;
-    admit: AdmitPayment;
-  };
+export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> & {
+  facilitator: X402Facilitator;
+  /** The key offers and receipts are signed with, or null when none is configured. */
+  signer: Pick<X402Signer, "address" | "kid"> | null;
+  admit: AdmitPayment;
+  /** Settles an exact payment, or charges a batch-settlement voucher, for its (2xx) answer. */
+  settle(call: AdmittedCall, answer: PaidAnswer): Promise<SettlementOutcome>;
+  /** Gives an admitted payment or voucher back when its answer is not a 2xx (`X402Settlement.release`). */
+  release(call: AdmittedCall): Promise<Failure | null>;
+  /**
+   * The batch-settlement server scheme (its channels in the app store), whose channel manager claims the
+   * accepted vouchers; null when the scheme is not registered (no signing key to authorize claims).
+   */
+  batchScheme: BatchSettlementEvmScheme | null;
+};
+
+/** batch-settlement beside exact: where its escrow is checked, and the payer's withdrawal delay asked of channels. */
+export type BatchSettlementOptions = {
+  /** Whether the escrow runs on this chain with the expected code (checked at start). */
+  escrow: EscrowCodeCheck;
+  /** Seconds a payer's timed withdrawal must wait, asked of every channel (the package's minimum, 900, by default). */
+  withdrawDelaySeconds?: number;
+};
 
 export type CreateX402ServiceParameters = {
   db: AppDb;
@@ -62,15 +85,21 @@ export type CreateX402ServiceParameters = {
   clock?: () => Date;
   /** Where a record that could not be written is reported (never with the payer). */
   log?: (message: string) => void;
+  /**
+   * x402's batch-settlement offered beside exact where its escrow is found; absent: exact alone. Needs
+   * `signer`, whose key is the channels' receiverAuthorizer.
+   */
+  batchSettlement?: BatchSettlementOptions;
 };
 
 /**
  * Per-call x402 payment, framework-free (REST and MCP share it): x402's resource server with the
- * "exact" EVM scheme over `facilitator` and the official extensions (payment-identifier, bazaar,
- * offer-receipt), and our record of each payment in the app store, checked before any work, so a
- * payment is served once across concurrent requests and replicas, and a retry never pays twice.
- * Its roles: the offer (createX402Offer), the admission (createX402Admission) with the retries of
- * payments already claimed (createX402Recovery), and the settlement with its record (createX402Settlement).
+ * "exact" EVM scheme over `facilitator` (and "batch-settlement" where its escrow is found) and the
+ * official extensions (payment-identifier, bazaar, offer-receipt), and our record of each payment in the
+ * app store, checked before any work, so a payment is served once across concurrent requests and
+ * replicas, and a retry never pays twice. Its roles: the offer (createX402Offer), the admission
+ * (createX402Admission) with the retries of payments already claimed (createX402Recovery), the
+ * settlement with its record (createX402Settlement), and batch-settlement's vouchers (createX402Vouchers).
  */
 export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const log = p.log ?? ((message: string) => console.warn(message));
@@ -78,8 +107,21 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
   const server = new x402ResourceServer(p.facilitator).register(p.network, new ExactEvmScheme());
   server.registerExtension(bazaarResourceServerExtension);
   if (p.signer) server.registerExtension(createOfferReceiptExtension(p.signer.issuer));
+  const batch = p.batchSettlement && p.signer ? batchSettlementOf(p.batchSettlement, p.signer, p.db, p.payTo) : null;
+  if (batch) {
+    server.register(p.network, batch.scheme);
+    // Checked at start, so that the first paid request does not wait for it.
+    void p.batchSettlement?.escrow();
+  }
+  const vouchers = batch ? createX402Vouchers({ ...records, server, ...batch, network: p.network }) : null;
 
-  const offer = createX402Offer({ server, network: p.network, payTo: p.payTo, signer: p.signer });
+  const offer = createX402Offer({
+    server,
+    network: p.network,
+    payTo: p.payTo,
+    signer: p.signer,
+    batchEscrow: batch ? (p.batchSettlement?.escrow ?? null) : null,
+  });
   const paymentResponseOf = createPaymentResponse({ network: p.network, payTo: p.payTo, signer: p.signer, log });
   const recovery = createX402Recovery({
     ...records,
@@ -94,6 +136,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     server,
     offer,
     recovery,
+    vouchers,
     storeReady: p.storeReady,
     readPayerFunds: p.readPayerFunds,
     checkSignature: p.checkSignature,
@@ -107,5 +150,25 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
     confirmSettlement: p.confirmSettlement,
     paymentResponseOf,
   });
-  return { facilitator: p.facilitator, signer: p.signer, offerOf: offer.offerOf, challenge: offer.challenge, admit, settle, release };
+  return {
+    facilitator: p.facilitator,
+    signer: p.signer,
+    offerOf: offer.offerOf,
+    challenge: offer.challenge,
+    admit,
+    settle: (call, answer) => (isAdmittedVoucher(call) ? (vouchers as X402Vouchers).settle(call, answer) : settle(call, answer)),
+    release: (call) => (isAdmittedVoucher(call) ? (vouchers as X402Vouchers).release(call) : release(call)),
+    batchScheme: batch?.scheme ?? null,
+  };
+}
+
+/** The batch-settlement server scheme receiving at `payTo`, its channels and their vouchers in the app store. */
+function batchSettlementOf(options: BatchSettlementOptions, signer: X402Signer, db: AppDb, payTo: Address) {
+  const channels = createStoreChannelStorage(db);
+  const scheme = new BatchSettlementEvmScheme(payTo, {
+    storage: channels,
+    receiverAuthorizerSigner: signer.receiverAuthorizer,
+    ...(options.withdrawDelaySeconds === undefined ? {} : { withdrawDelay: options.withdrawDelaySeconds }),
+  });
+  return { scheme, channels };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { AuthorizerSigner } from "@x402/evm/batch-settlement/server";
 import {
   createEIP712OfferReceiptIssuer,
   type EIP712SignedReceipt,
@@ -63,6 +64,11 @@ export type X402Signer = {
   issuer: OfferReceiptIssuer;
   /** Signs the paid answer that completes `receipt`. */
   signPaidAnswer(receipt: EIP712SignedReceipt, fields: Omit<PaidAnswerPayload, "receipt">): Promise<SignedPaidAnswer>;
+  /**
+   * The batch-settlement channels' receiverAuthorizer: it signs their claims and refunds. The service's
+   * one key, so every replica serves the same channels whatever facilitator submits for it.
+   */
+  receiverAuthorizer: AuthorizerSigner;
 };
 
 /** The service's signing key for offers, receipts and paid answers (EIP-712, one key). */
@@ -74,6 +80,7 @@ export function createX402Signer(privateKey: Hex): X402Signer {
     address: account.address,
     kid,
     issuer: createEIP712OfferReceiptIssuer(kid, signTypedData as never),
+    receiverAuthorizer: { address: account.address, signTypedData: signTypedData as AuthorizerSigner["signTypedData"] },
     async signPaidAnswer(receipt, fields) {
       const payload = { ...fields, receipt: hashReceiptTypedData(receipt.payload) };
       const signature = await account.signTypedData({

@@ -1,5 +1,5 @@
 import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm";
-import { type Abi, type Address, encodeDeployData, getAddress } from "viem";
+import { type Abi, type Address, encodeDeployData, getAddress, type Hex, keccak256 } from "viem";
 import { placeFixture, type SeedContext } from "../client";
 import { artifactOf } from "../compile";
 
@@ -16,9 +16,12 @@ export const batchSettlementAddresses = {
  * address: its constructor runs in an `eth_call` (no transaction, so the deployer's nonce and every later
  * fixture's address stay as they were), and the runtime code it returns, which holds the immutable, is placed
  * at its canonical address. Reproducing the mainnet CREATE2 deployment is not possible: these are our own
- * contracts, not the audited bytecode.
+ * contracts, not the audited bytecode. The escrow's code hash goes in the manifest: what the API checks the
+ * escrow's code against at start before it offers the scheme.
  */
-export async function seedBatchSettlement(ctx: SeedContext): Promise<Record<keyof typeof batchSettlementAddresses, Address>> {
+export async function seedBatchSettlement(
+  ctx: SeedContext,
+): Promise<{ contracts: Record<keyof typeof batchSettlementAddresses, Address>; escrowCodeHash: Hex }> {
   const { x402BatchSettlement, erc3009DepositCollector } = batchSettlementAddresses;
   await placeFixture(ctx, "x402BatchSettlement", x402BatchSettlement);
   const { abi, bytecode } = artifactOf(ctx.artifacts, "ERC3009DepositCollector");
@@ -27,5 +30,7 @@ export async function seedBatchSettlement(ctx: SeedContext): Promise<Record<keyo
   });
   if (!runtime) throw new Error("ERC3009DepositCollector's constructor returned no code");
   await ctx.client.setCode({ address: erc3009DepositCollector, bytecode: runtime });
-  return { ...batchSettlementAddresses };
+  const escrowCode = await ctx.client.getCode({ address: x402BatchSettlement });
+  if (!escrowCode) throw new Error("x402BatchSettlement's code was not placed");
+  return { contracts: { ...batchSettlementAddresses }, escrowCodeHash: keccak256(escrowCode) };
 }

@@ -47,7 +47,7 @@ const untimed = (challenge: unknown) =>
 
 describe("x402 over MCP", () => {
   test.each(clientKinds)(
-    "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge (%s)",
+    "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge, exact and batch-settlement (%s)",
     async (kind) => {
       expect(payable.map((c) => c.name)).toEqual(routeTools.filter((t) => t.payable).map((t) => t.name));
       const client = await connectClient(kind, service.origin);
@@ -58,9 +58,13 @@ describe("x402 over MCP", () => {
           expect(result.structuredContent, call.name).toBeUndefined();
           expect(result.content[0]?.text, call.name).toMatch(/^PAYMENT_REQUIRED: /);
           const challenge = await restChallenge(call.path);
+          const amount = String(usdcUnits(call.priceUsd));
           expect(challenge).toMatchObject({
             x402Version: 2,
-            accepts: [{ scheme: "exact", network: "eip155:8453", amount: String(usdcUnits(call.priceUsd)) }],
+            accepts: [
+              { scheme: "exact", network: "eip155:8453", amount },
+              { scheme: "batch-settlement", network: "eip155:8453", amount },
+            ],
           });
           expect(untimed(result._meta?.["x402/payment-required"]), call.name).toEqual(untimed(challenge));
           expect(untimed(JSON.parse(result.content[1]?.text ?? "null")), call.name).toEqual(untimed(challenge));

@@ -18,7 +18,7 @@ import { testAccessServices } from "../support/access";
 import { testAppDeps, testMarketDeps } from "../support/app";
 import { devnetProvider } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
-import { testFacilitator, testX402Service } from "../support/x402";
+import { testBatchSettlement, testFacilitator, testX402Service } from "../support/x402";
 import { fundedKey } from "../x402/support";
 
 /**
@@ -46,7 +46,11 @@ export async function startMcpService(
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   // Its own gas key: settlements from one key in two test files would race on its nonce.
-  const x402 = testX402Service(manifest, store, { facilitator: testFacilitator(manifest, await fundedKey(manifest)), payTo });
+  const x402 = testX402Service(manifest, store, {
+    facilitator: testFacilitator(manifest, await fundedKey(manifest)),
+    payTo,
+    batchSettlement: testBatchSettlement(manifest),
+  });
   const { access, keyRoutes } = testAccessServices(manifest, marketIndex.indexDb, { store, ...accessOverrides });
   const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
   const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, keyRoutes, x402, market }), ...overrides });

@@ -12,7 +12,10 @@ import { baseNetwork, baseUsdc } from "../../base/baseChain";
  */
 export const facilitatorAnswers = {
   supported: (): SupportedResponse => ({
-    kinds: [{ x402Version: 2, scheme: "exact", network: baseNetwork }],
+    kinds: [
+      { x402Version: 2, scheme: "exact", network: baseNetwork },
+      { x402Version: 2, scheme: "batch-settlement", network: baseNetwork },
+    ],
     extensions: [],
     signers: { "eip155:*": ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8"] },
   }),

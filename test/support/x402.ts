@@ -5,8 +5,14 @@ import type { AppStore } from "../../api/store/createAppStore";
 import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
-import { type CreateX402ServiceParameters, createX402Service, type X402Service } from "../../api/x402/createX402Service";
+import {
+  type BatchSettlementOptions,
+  type CreateX402ServiceParameters,
+  createX402Service,
+  type X402Service,
+} from "../../api/x402/createX402Service";
 import { createX402Signer } from "../../api/x402/createX402Signer";
+import { escrowCodeCheck } from "../../api/x402/escrowCodeCheck";
 import { payerFundsOnChain } from "../../api/x402/readPayerFunds";
 import { chainResolution } from "../../api/x402/resolvePendingSettlement";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
@@ -28,6 +34,14 @@ export function testFacilitator(
   rpcUrls: readonly string[] = [manifest.rpcUrl],
 ) {
   return createInProcessFacilitator({ privateKey, rpcUrls, network: baseNetwork });
+}
+
+/** batch-settlement beside exact on the test devnet, its escrow checked against the seeded code's hash (through `providers`). */
+export function testBatchSettlement(
+  manifest: Manifest,
+  providers: readonly RpcProvider[] = [devnetProvider(manifest.rpcUrl)],
+): BatchSettlementOptions {
+  return { escrow: escrowCodeCheck({ providers, chainId: 8453, expectedCodeHash: manifest.codeHashes.x402BatchSettlement }) };
 }
 
 /**

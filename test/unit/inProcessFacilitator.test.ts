@@ -43,7 +43,7 @@ const unreachable = "http://127.0.0.1:1";
 const paidElsewhere = async () => (await signedPayment(elsewhere, payerKey)).payload as PaymentPayload;
 
 describe("createInProcessFacilitator (what needs no settlement on a chain)", () => {
-  test("it supports x402 v2 exact on our network, signing from the gas key", async () => {
+  test("it supports x402 v2 exact and batch-settlement on our network, signing from the gas key", async () => {
     const facilitator = facilitatorOn(unreachable);
     expect(facilitator.kind).toBe("IN_PROCESS");
     expect(await facilitator.getSupported()).toEqual({ ...facilitatorAnswers.supported(), signers: { "eip155:*": [gasAddress] } });

@@ -244,7 +244,7 @@ describe("offers and challenges", () => {
     const x402 = service();
     const offer = await x402.offerOf(route);
     if (!offer.ok) throw new Error(offer.message);
-    expect(offer.value.requirements).toEqual(ours);
+    expect(offer.value.accepts).toEqual([ours]);
     expect(Object.keys(offer.value.extensions).sort()).toEqual(["bazaar", OFFER_RECEIPT, PAYMENT_IDENTIFIER].sort());
     expect(offer.value.extensions.bazaar).toMatchObject({
       routeTemplate: "/v1/audit/:address",
@@ -261,7 +261,7 @@ describe("offers and challenges", () => {
     await x402.challenge(routes.gasFees, resource);
     expect(facilitator.calls.map((c) => c.method)).toEqual(["getSupported"]);
     const gas = await x402.offerOf(routes.gasFees);
-    expect(gas.ok && gas.value.requirements.amount).toBe(String(routes.gasFees.x402PriceUsd * 1e6));
+    expect(gas.ok && gas.value.accepts[0]?.amount).toBe(String(routes.gasFees.x402PriceUsd * 1e6));
   });
 
   test("a facilitator that cannot be reached: PAYMENT_FACILITATOR_UNAVAILABLE, and it is asked again next time", async () => {

@@ -16,11 +16,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createStoreChannelStorage } from "../../api/x402/createStoreChannelStorage";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
-import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { batchSettlementAddresses } from "../../devnet/seed/batchSettlement";
 import { type Backend, backendNames, openBackend } from "../access/support";
-import { testManifest } from "../support/devnet";
+import { privateFork, testManifest } from "../support/devnet";
 
 // The escrow's views and event that the test reads (the package keeps its ABI to itself).
 const escrowAbi = parseAbi([
@@ -36,13 +35,11 @@ const depositMultiplier = 10;
 
 // A private fork of the seeded devnet: the facilitator's gas key sends transactions, and balances are read exact.
 const shared = testManifest();
-let fork: Anvil;
+const fork = privateFork();
 let rpcUrl: string;
-beforeAll(async () => {
-  fork = await startAnvil({ fork: { rpcUrl: shared.rpcUrl, blockNumber: shared.seededAtBlock } });
-  rpcUrl = fork.rpcUrl;
+beforeAll(() => {
+  rpcUrl = fork.manifest().rpcUrl;
 });
-afterAll(() => fork?.stop());
 
 /** The package's facilitator in-process: its gas key is the devnet facilitator's, its receiverAuthorizer a fresh key. */
 function localFacilitator(): { client: FacilitatorClient; transactions: Hex[] } {

@@ -115,4 +115,46 @@ describe.each(backendNames)("x402 batch-settlement channels in the app store on 
     expect(seen.size).toBe(calls);
     expect((await replicas[0]?.get(id))?.chargedCumulativeAmount).toBe((price * BigInt(calls)).toString());
   });
+
+  test("behavior: a committed charge stores its voucher in the same transaction; a cumulative amount stored before rolls the charge back", async () => {
+    const storage = createStoreChannelStorage(backend.store.db);
+    const id = channelId(6);
+    const reserved = (pendingId: string) =>
+      channel(id, { chargedCumulativeAmount: "5000", pendingRequest: { pendingId, signedMaxClaimable: "10000", expiresAt: 2e12 } });
+    const voucherOf = (c: Channel) => ({
+      channelId: c.channelId,
+      cumulativeAmount: BigInt(c.signedMaxClaimable),
+      amount: 5_000n,
+      signature: c.signature,
+      route: "GET /v1/gas/fees",
+      answerStatus: 200,
+      answerSha256: `0x${"00".repeat(32)}`,
+      acceptedAt: new Date(),
+    });
+    const charge = (current: Channel | undefined) => {
+      const { pendingRequest: _, ...rest } = current as Channel;
+      return { ...rest, chargedCumulativeAmount: "10000", signedMaxClaimable: "10000" };
+    };
+    const vouchers = () => backend.sql("SELECT cumulative_amount::text FROM app.x402_voucher WHERE channel_id = $1", [id]);
+
+    // A write that does not commit the reserved charge (the reservation stays) stores no voucher.
+    await storage.updateChannel(id, () => reserved("first"));
+    const first = storage.voucherOnCommit("first", voucherOf);
+    await storage.updateChannel(id, (current) => current && { ...current, lastRequestTimestamp: 1 });
+    expect(first.committed).toBe(false);
+    expect(await vouchers()).toEqual([]);
+    // The charge that clears it does, in its transaction.
+    await storage.updateChannel(id, charge);
+    expect(first.committed).toBe(true);
+    first.dispose();
+    expect(await vouchers()).toEqual([{ cumulative_amount: "10000" }]);
+
+    // The same cumulative amount charged again (a channel's row lost and rebuilt, say): refused by the stored voucher.
+    await storage.updateChannel(id, () => reserved("second"));
+    const second = storage.voucherOnCommit("second", voucherOf);
+    await expect(storage.updateChannel(id, charge)).rejects.toThrow();
+    expect(second.committed).toBe(false);
+    expect((await storage.get(id))?.pendingRequest?.pendingId).toBe("second");
+    expect(await vouchers()).toEqual([{ cumulative_amount: "10000" }]);
+  });
 });

@@ -8,7 +8,7 @@ import { routes } from "../../api/routes/routeList";
 import { authorizationSignatureCheck } from "../../api/x402/authorizationSignature";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import type { X402Service } from "../../api/x402/createX402Service";
-import { parsePaymentPayload } from "../../api/x402/parsePaymentSignature";
+import { isBatchSettlementPayment, parsePaymentPayload } from "../../api/x402/parsePaymentSignature";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testManifest } from "../support/devnet";
@@ -137,7 +137,7 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
       const check = authorizationSignatureCheck([{ name: "proxy", url: proxy.url, trusted: true }]);
       const payloadOf = async (signer: Hex) => {
         const parsed = parsePaymentPayload((await signedPayment(requirements, signer, {}, payer)).payload);
-        if (!parsed.ok) throw new Error(parsed.reason);
+        if (!parsed.ok || isBatchSettlementPayment(parsed.payload)) throw new Error("not an exact payment");
         return parsed.payload;
       };
       expect(await check(await payloadOf(payerKey), requirements)).toBe(true);

@@ -36,7 +36,7 @@ let settledNonce: Hex;
 beforeAll(async () => {
   const offer = await testX402Service(manifest).offerOf({ ...routes.gasFees, x402PriceUsd: routes.gasFees.x402PriceUsd as number });
   if (!offer.ok) throw new Error(`no offer: ${offer.message}`);
-  terms = offer.value.requirements;
+  terms = offer.value.accepts[0] as PaymentRequirements;
   await giveUsdc(manifest, payer, BigInt(terms.amount) * 10n);
   const payment = await signedPayment(terms, payerKey);
   const settled = await testFacilitator(manifest, await fundedKey(manifest)).settle(payment.payload, terms);

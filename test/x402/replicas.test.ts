@@ -37,7 +37,10 @@ describe.skipIf(!databaseUrl)("x402 across two API processes on one Postgres (np
       expect(res.status, await res.clone().text()).toBe(200);
     }
 
-    const requirements = (await challengeOf(remote, paths[0] as string)).accepts[0] as PaymentRequirements;
+    const challenge = await challengeOf(remote, paths[0] as string);
+    // The served API offers batch-settlement beside exact: the seeded escrow's code hash matches the manifest's.
+    expect(challenge.accepts.map((terms) => terms.scheme)).toEqual(["exact", "batch-settlement"]);
+    const requirements = challenge.accepts[0] as PaymentRequirements;
     const { header } = await signedPayment(requirements, payer.privateKey);
     const since = await chain.getBlockNumber();
     const answers = await Promise.all(

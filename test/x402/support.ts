@@ -35,12 +35,13 @@ export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
 
 /**
  * The whole API over `backend`'s store with `x402` per-call payment, its market routes answering from an
- * index written from the chain's reads (`syncHead` follows the chain as the indexer would).
+ * index written from the chain's reads (`syncHead` follows the chain as the indexer would), which may lag
+ * the chain by `maxIndexLagBlocks`.
  */
-export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service) {
+export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service, maxIndexLagBlocks?: number) {
   const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
-  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
+  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes, maxIndexLagBlocks);
   return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402, market })), access, keyRoutes, marketIndex };
 }
 

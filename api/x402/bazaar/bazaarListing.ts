@@ -1,4 +1,3 @@
-import type { PaymentRequirements } from "@x402/core/types";
 import type { DiscoveryResource } from "@x402/extensions/bazaar";
 import type { X402Service } from "../createX402Service";
 import type { PaidRoute } from "../PaidRoute";
@@ -33,7 +32,7 @@ export async function bazaarListing(
       x402Version: 2,
       method: route.method.toUpperCase(),
       routeTemplate: routeTemplate(route),
-      accepts: [offer.value.requirements as PaymentRequirements],
+      accepts: offer.value.accepts,
       lastUpdated: now().toISOString(),
       description: route.summary,
       mimeType: "application/json",
