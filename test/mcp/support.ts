@@ -57,6 +57,9 @@ export async function startMcpService(
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
   });
+  // Node closes an idle kept-alive socket after 5 s; on a loaded machine a client could reuse it as it
+  // closes (ECONNRESET, "fetch failed"). The tests' pauses between calls stay well under 60 s.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 60_000;
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
