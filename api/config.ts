@@ -145,6 +145,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         "DEVNET_ALLOW_PUBLIC_HOST=true if you mean to expose it",
     );
   }
+  if (mainnet && e.X402_BATCH_ESCROW_CODE_HASH !== undefined) {
+    // Vouchers are accepted off-chain; until claims are scheduled nothing would collect them before a payer withdraws.
+    throw new ConfigError(
+      "invalid configuration: X402_BATCH_ESCROW_CODE_HASH: batch-settlement is not offered on Base yet (its claims are not scheduled, so a payer could withdraw what it spent); unset it: exact alone is offered",
+    );
+  }
   if (e.INDEXER_PORT === e.PORT) {
     throw new ConfigError(`invalid configuration: INDEXER_PORT: must differ from PORT (${e.PORT}), which is the API's`);
   }

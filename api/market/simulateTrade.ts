@@ -147,7 +147,9 @@ export async function simulateTrade(deps: SimulateTradeDeps, request: TradeSimul
     const reason = call?.reverted ? `SIMULATION_REVERTED: ${call.error.slice(0, 200)}` : "UNVERIFIED_OBSERVATION: READ_FAILED";
     return success(answer({ ...common, reason, verified: false }));
   }
-  const report = decodeFunctionResult({ abi: tradeSimulatorAbi, functionName: "simulate", data: call.value });
+  const report = decodeReport(call.value);
+  // A provider that ignored the state overrides answers what our helper would never return.
+  if (report === null) return success(answer({ ...common, reason: "UNVERIFIED_OBSERVATION: MALFORMED_RESULT", verified: false }));
   return success(
     answer({
       ...common,
@@ -253,4 +255,13 @@ export function decodeRevert(data: Hex): DecodedRevert {
     // Not a standard error: named by its selector below.
   }
   return { ...base, kind: "CUSTOM_ERROR", selector: data.slice(0, 10) };
+}
+
+/** The simulator's report, or null when the answer is not one (short data, `0x`). */
+function decodeReport(data: Hex) {
+  try {
+    return decodeFunctionResult({ abi: tradeSimulatorAbi, functionName: "simulate", data });
+  } catch {
+    return null;
+  }
 }

@@ -107,7 +107,7 @@ const ThresholdEntry = z
 const blockNumber = z.coerce.number().int().nonnegative();
 const positiveInt = z.coerce.number().int().positive();
 
-/** The indexer's environment variables (merged into api/config.ts's EnvSchema; documented in the README). */
+/** The indexer's environment variables (merged into api/env/EnvSchema.ts; documented in docs/configuration.md). */
 export const IndexerEnv = z.object({
   /** Tracked tokens to add or replace by symbol: `SYMBOL:0xADDRESS:DECIMALS,...`. */
   INDEXER_TOKENS: commaList.pipe(z.array(TokenEntry)).optional(),

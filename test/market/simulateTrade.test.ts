@@ -8,6 +8,7 @@ import { createDevnetClient } from "../../devnet/client";
 import { artifactOf, compileFixtures } from "../../devnet/compile";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 import { devnetProvider, testManifest } from "../support/devnet";
+import { startRpcProxy } from "../support/rpcProxy";
 import { expectedCosts, figureOf, figuresEqualParameters, simulationDeps } from "../support/simulation";
 
 // A private fork of the seeded devnet: the replays below are real transactions, and one test pauses a token.
@@ -206,5 +207,21 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
       [],
     ]);
     expect(TradeSimulationResponse.safeParse(account.ok && account.value).success).toBe(true);
+  });
+
+  test("a provider that ignores the simulator's code override (its call answers 0x): UNVERIFIED, never a throw", async () => {
+    const proxy = await startRpcProxy(manifest.rpcUrl, "empty-overridden-call");
+    try {
+      const deps = simulationDeps(manifest, [devnetProvider(proxy.url, "no-overrides")]);
+      const result = await simulateTrade(deps, { address: fixture("plain").address });
+      expect(result.ok && [result.value.evidenceStatus, result.value.reason, result.value.figures]).toEqual([
+        "UNVERIFIED",
+        "UNVERIFIED_OBSERVATION: MALFORMED_RESULT",
+        [],
+      ]);
+      expect(TradeSimulationResponse.safeParse(result.ok && result.value).success).toBe(true);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

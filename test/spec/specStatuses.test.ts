@@ -73,7 +73,7 @@ beforeAll(async () => {
     limited: accessApp(manifest, backend, { ...base, rateLimits: limits }).app,
     noChain: createApp(
       testAppDeps(manifest, backend.indexDb, {
-        access: accessApp(manifest, backend, { ...base, providers: dead }).access,
+        ...testAccessServices(manifest, backend.indexDb, { store: backend.store, ...base, providers: dead }),
         capability: { providers: dead, chainId: 8453, samples: [] },
         market: testMarketDeps(dead, marketIndex.indexDb, manifest.dexes),
       }),

@@ -14,6 +14,7 @@ export type RpcProxyMode =
   | "no-fill-transaction"
   | "refuse-state-reads"
   | "empty-code"
+  | "empty-overridden-call"
   | `inflate-transfer:${string}`;
 export type RpcProxy = {
   url: string;

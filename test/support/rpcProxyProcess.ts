@@ -135,7 +135,8 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   let text = await upstream.text();
-  if (mode === "lie-call" || mode === "empty-code" || mode.startsWith("inflate-transfer:")) text = rewrite(body, text);
+  if (mode === "lie-call" || mode === "empty-code" || mode === "empty-overridden-call" || mode.startsWith("inflate-transfer:"))
+    text = rewrite(body, text);
   if (mode === "alter-hash")
     text = text.replace(
       /"hash":"(0x[0-9a-f]{63})([0-9a-f])"/g,
@@ -178,10 +179,14 @@ const server = createServer((req, res) => {
   answer(req, res).catch(() => (res.headersSent ? res.destroy() : res.writeHead(502).end("upstream unreachable")));
 });
 
-/** Applies `lie-call`, `empty-code` or `inflate-transfer` to the answers of the requests they concern. */
+/** Applies `lie-call`, `empty-code`, `empty-overridden-call` or `inflate-transfer` to the answers of the requests they concern. */
 function rewrite(requestBody: string, responseText: string): string {
   const asked = ([] as RpcMessage[]).concat(JSON.parse(requestBody));
   const methods = new Map(asked.map((r) => [JSON.stringify(r.id), r.method]));
+  // An eth_call whose state override places code (its third parameter): as a provider that ignores it would answer.
+  const overridden = new Set(
+    asked.filter((r) => r.method === "eth_call" && JSON.stringify(r.params?.[2] ?? {}).includes('"code"')).map((r) => JSON.stringify(r.id)),
+  );
   const parsed = JSON.parse(responseText) as RpcMessage | RpcMessage[];
   for (const answer of ([] as RpcMessage[]).concat(parsed)) {
     const method = methods.get(JSON.stringify(answer.id));
@@ -190,6 +195,10 @@ function rewrite(requestBody: string, responseText: string): string {
       delete (answer as { error?: unknown }).error;
     }
     if (mode === "empty-code" && method === "eth_getCode") answer.result = "0x";
+    if (mode === "empty-overridden-call" && overridden.has(JSON.stringify(answer.id))) {
+      answer.result = "0x";
+      delete (answer as { error?: unknown }).error;
+    }
     if (mode.startsWith("inflate-transfer:") && method === "eth_getTransactionReceipt" && answer.result) {
       const amount = BigInt(mode.slice("inflate-transfer:".length));
       for (const log of (answer.result as { logs?: { topics: string[]; data: string }[] }).logs ?? []) {

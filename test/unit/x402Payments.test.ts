@@ -347,4 +347,13 @@ describe("x402 configuration", () => {
     // The key itself never appears in the refusal.
     expect(() => loadConfig({ X402_FACILITATOR_PRIVATE_KEY: `${key}00` })).toThrow(/^(?!.*1111).*$/s);
   });
+
+  test("batch-settlement's escrow hash: taken on the devnet, refused on Base until claims are scheduled", () => {
+    const hash = `0x${"ab".repeat(32)}`;
+    expect(loadConfig({ X402_BATCH_ESCROW_CODE_HASH: hash.toUpperCase().replace("0X", "0x") }).x402.batchEscrowCodeHash).toBe(hash);
+    expect(() => loadConfig({ X402_BATCH_ESCROW_CODE_HASH: "0x1234" })).toThrow(ConfigError);
+    const base = { BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: "p".repeat(32) };
+    expect(loadConfig(base).x402.batchEscrowCodeHash).toBeUndefined();
+    expect(() => loadConfig({ ...base, X402_BATCH_ESCROW_CODE_HASH: hash })).toThrow(/batch-settlement is not offered on Base yet/);
+  });
 });
