@@ -104,6 +104,8 @@
  *   and NaN < trustMs is false.
  * - createAuthFailureGuard.ts rethrow of a non-RateLimiterRes -> `if (false)`: RateLimiterMemory
  *   rejects only with RateLimiterRes; the branch guards a library change, unreachable from a test.
+ * - createAuthFailureGuard.ts settle's `key !== undefined &&` -> `true &&`: settle is given only reserved admissions,
+ *   and each carries its reservation's key.
  * - readCredential.ts `?.trim()` removed: header values reach Hono through fetch Headers / Node's
  *   parser, which already strip surrounding whitespace.
  * - readCredential.ts Bearer regex `\s*$` -> `\S*$`: `(\S+)` is greedy, so `\S*` matches nothing
@@ -183,6 +185,9 @@
  *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
  * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
  *   it for equality, so counting down tells a drop as surely.
+ * - createKeyCache.ts clear's `loading.get(secretHash)?.record` -> `.record`: not equivalent but untested. A read that
+ *   ends after a newer read of its secret has ended would throw in a promise nobody awaits: an unhandled rejection,
+ *   not an answer any caller receives.
  * - isWhaleTransfer.ts `threshold !== undefined &&` -> `true &&`: `amount >= undefined` is false for every
  *   amount, so an untracked token still gives no signal.
  * - pinObservationBlock.ts `blockNumber !== undefined &&` -> `true &&`: with no block requested the comparison
