@@ -104,6 +104,8 @@
  *   and NaN < trustMs is false.
  * - createAuthFailureGuard.ts rethrow of a non-RateLimiterRes -> `if (false)`: RateLimiterMemory
  *   rejects only with RateLimiterRes; the branch guards a library change, unreachable from a test.
+ * - createAuthFailureGuard.ts settle's `key !== undefined &&` -> `true &&`: settle is given only reserved admissions,
+ *   and each carries its reservation's key.
  * - readCredential.ts `?.trim()` removed: header values reach Hono through fetch Headers / Node's
  *   parser, which already strip surrounding whitespace.
  * - readCredential.ts Bearer regex `\s*$` -> `\S*$`: `(\S+)` is greedy, so `\S*` matches nothing
@@ -129,6 +131,10 @@
  *   chunk, which @hono/node-server reads whole and sends with its length either way.
  * - requestHeader.ts `line.length !== wanted.length ||` -> `false ||`: a length check before the
  *   lowercase comparison, which alone decides.
+ * - requestHeader.ts `Symbol.for("svc.nodeRequest")` -> `Symbol.for("")`: the listener and the reader both take
+ *   the key from this module, so any registered name is the same key to both; no other code names either.
+ * - validateParameters.ts the query's target `"query"` -> `""`: validationHook tells only `"json"` (INVALID_BODY) and
+ *   `"param"` (INVALID_ADDRESS for an address) apart; every other target is INVALID_PARAMETER alike.
  * - fingerprintCredential.ts: the mutants that never reuse a connection's fingerprint (the reuse's
  *   condition -> false, sameInConstantTime's body removed or answering false, its length check ->
  *   `return false` always) compute the same fingerprint afresh: only the cost differs. `i < a.length`
@@ -179,6 +185,9 @@
  *   precedes its `- 1`, so the `?? 1` default is never taken. Only the map keeps one number per key charged.
  * - createKeyCache.ts `generation += 1` -> `-= 1`: a drop only has to change the generation; a load compares
  *   it for equality, so counting down tells a drop as surely.
+ * - createKeyCache.ts clear's `loading.get(secretHash)?.record` -> `.record`: not equivalent but untested. A read that
+ *   ends after a newer read of its secret has ended would throw in a promise nobody awaits: an unhandled rejection,
+ *   not an answer any caller receives.
  * - isWhaleTransfer.ts `threshold !== undefined &&` -> `true &&`: `amount >= undefined` is false for every
  *   amount, so an untracked token still gives no signal.
  * - pinObservationBlock.ts `blockNumber !== undefined &&` -> `true &&`: with no block requested the comparison
@@ -191,40 +200,34 @@
  *   `false || ...`, `... || false`): a recovery challenge stores its target's id and secret version together
  *   (both from one key row, where the version is NOT NULL) or neither (a decoy), so either test alone
  *   decides; the second only narrows the version's type for TypeScript.
- * - createX402Service.ts, how long a retry waits between reads and a record between attempts: `pause` ->
- *   `() => undefined`, its length `row.status === "PENDING" || stale ? 1_000 : 100` (six mutants), the record's
- *   `if (attempt < 3) await pause(500 * attempt)` (`true`, `false`, `<= 3`, `>= 3`, `500 / attempt`, the catch
- *   emptied), `Date.now() >= deadline` -> `>` and forgetting's `< 60_000` -> `<=`: the reads, attempts and answers
- *   are the same, only sooner or later.
- * - createX402Service.ts forgetting's `Date.now() - lastForget < 60_000` -> `false` and `Date.now() + lastForget`: the
- *   pass then runs beside every request instead of once a minute. It is never awaited, and a lookup by id forgets an
- *   expired one itself (findX402PaymentByIdentifier), so only when a kept answer is forgotten changes, not what is answered.
- * - createX402Service.ts `if (!requirements)` -> `true` and `requirementsByRoute.set(...)` removed: the terms are then
+ * - createX402Offer.ts `if (!requirements)` -> `true` and `requirementsByRoute.set(...)` removed: the terms are then
  *   rebuilt on each request from the same supported kinds (x402's initialization is still shared): the same terms.
- * - createX402Service.ts the offer-receipt declaration `{ includeTxHash: true, offerValiditySeconds: 300 }` -> `{}` and
+ * - createX402Offer.ts the offer-receipt declaration `{ includeTxHash: true, offerValiditySeconds: 300 }` -> `{}` and
  *   `includeTxHash: false`: our receipts are issued by paymentResponseOf, always with the transaction (x402's own
  *   receipt enrichment is not used: settlePayment is given no declared extensions), and an offer's validity defaults
  *   to the terms' maxTimeoutSeconds, which is 300; transportOf's `getUrl`/`getMethod` -> `() => undefined` and
  *   `toLowerCase()` (no coverage): no registered extension reads them in our calls (the offers take the challenge's
  *   resource URL, discovery the method and the path).
- * - createX402Service.ts `receipt.format === "eip712"` -> `true`: createX402Signer's issuer is EIP-712 only.
- * - createX402Service.ts `answer?.success && row.paymentResponse` -> `||`: a SETTLED row is written with both its answer
+ * - createPaymentResponse.ts `receipt.format === "eip712"` -> `true`: createX402Signer's issuer is EIP-712 only.
+ * - createX402Recovery.ts `answer?.success && row.paymentResponse` -> `||`: a SETTLED row is written with both its answer
  *   and its PAYMENT-RESPONSE, and retention forgets both together.
- * - createX402Service.ts resolveFromChain's `{ status: "PENDING" }` -> `{}` / `{ status: "" }` (twice each): a resolution
- *   that is neither SETTLED nor FAILED is pending to its caller.
- * - createX402Service.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
- * - createX402Service.ts the payer's funds read `.catch(() => null)` -> `() => undefined`: both are `!funds`, refused
+ * - createX402Recovery.ts resolveFromChain's `{ status: "PENDING" }` -> `{}` / `{ status: "" }` (twice each): a
+ *   resolution that is neither SETTLED nor FAILED is pending to its caller.
+ * - createX402Admission.ts `if (identifier.id)` -> `true`: a lookup of the id null matches no row (`= NULL`).
+ * - createX402Admission.ts the payer's funds read `.catch(() => null)` -> `() => undefined`: both are `!funds`, refused
  *   alike (PAYMENT_FACILITATOR_UNAVAILABLE).
- * - createX402Service.ts `known.status === "SETTLED" && known.reason === recoveredClaim` -> `true && ...`: only a
- *   settlement recorded for a recovered claim carries that reason.
- * - createX402Service.ts `row.reason ?? "settlement_failed"`, `row.answer ?? "null"` and
+ * - createX402Recovery.ts resolvable's `row.status === "SETTLED" && row.reason === recoveredClaim` -> `true && ...`: only
+ *   a settlement recorded for a recovered claim carries that reason.
+ * - createX402Recovery.ts `row.reason ?? "settlement_failed"` and `row.answer ?? "null"`, createX402Settlement.ts
  *   `outcome.reason ?? "settlement_failed"` -> `""` (no coverage): a FAILED row and a failed outcome always carry a
  *   reason, a PENDING row always keeps its answer.
+ * (How long a waiting retry pauses between reads, when its wait ends, the pauses between a record's attempts, how often
+ * the forgetting pass runs, and confirmSettlement's pause between reads were named here as "only sooner or later"; they
+ * are killed now: test/unit/x402Service.test.ts "how often a waiting retry reads", the record's "0.5 s then 1 s apart",
+ * the pass "at most once a minute", and test/unit/confirmSettlement.test.ts "after a pause of intervalMs".)
  * - payPerCall.ts `c.error || c.res.status < 200 ||` (three mutants: `false ||` for both, `c.error && ...`,
  *   `|| false ||`): a handler that throws is answered by the app's error handler, never with a 2xx, so
  *   `status >= 300` alone gives its payment back; a Response's status is 200-599.
- * - confirmSettlement.ts the pause before a read again, `attempt > 1` (`true`, `false`, `>= 1`, `<= 1`): it only
- *   spaces the reads; the verdict after `attempts` reads is the same.
  * - resolvePendingSettlement.ts `|| block.blockNumber === null` (`if (false)`, `&&`, `|| false`): an evidence-grade
  *   block is pinned, so it has a number, and readAtEvidenceGrade answers every read at a block that is not evidence
  *   grade as failed, so the state read returns PENDING anyway; `kind: "call"` -> `""` (twice): createPinnedReader

@@ -190,14 +190,61 @@ describe("createAuthFailureGuard", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       const { guard: g } = guard(1);
+      const windowStart = Date.now();
       granted(await g.admit(client, goodKey));
       expect((await g.admit(client, guess(1))).ok).toBe(false);
       expect((await g.admit(client, goodKey)).ok).toBe(false);
-      vi.setSystemTime(Date.now() + 61_000);
+      // At the window's last millisecond it is overspent still; at its end, nothing is left of it.
+      vi.setSystemTime(windowStart + 59_999);
+      expect((await g.admit(client, goodKey)).ok).toBe(false);
+      vi.setSystemTime(windowStart + 60_000);
+      expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+      vi.setSystemTime(windowStart + 61_000);
       expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  test("a budget window whose record is swept counts as nothing used for a call sharing a reservation", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    try {
+      const { guard: g } = guard(1);
+      granted(await g.admit(client, goodKey));
+      expect((await g.admit(client, guess(1))).ok).toBe(false);
+      // The limiter sweeps the window's record when it ends.
+      vi.advanceTimersByTime(60_000);
+      expect(await g.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a refused credential leaves no reservation: once the window has ended, its next call reserves anew", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { guard: g } = guard(1);
+      granted(await g.admit(client, guess(1)));
+      expect((await g.admit(client, guess(2))).ok).toBe(false);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await g.admit(client, guess(2))).toMatchObject({ ok: true, reserved: true });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a check that reports after its reservation was forgotten (beyond maxRemembered) is still counted", async () => {
+    const { guard: g } = guard(2, { maxRemembered: 1 });
+    const first = granted(await g.admit(client, guess(1)));
+    granted(await g.admit(client, guess(2)));
+    await g.failed(client, first);
+    // Both reserved failures were taken: the budget is spent.
+    expect((await g.admit(client, guess(3))).ok).toBe(false);
+    const { guard: fresh } = guard(2, { maxRemembered: 1 });
+    const good = granted(await fresh.admit(client, goodKey));
+    granted(await fresh.admit(client, guess(4)));
+    await fresh.passed(client, good);
+    expect(await fresh.admit(client, goodKey)).toMatchObject({ ok: true, reserved: false });
   });
 
   test("at most maxRemembered reservations are remembered for sharing, the one taken longest ago forgotten first", async () => {

@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseUsdc, baseWeth } from "../../base/baseChain";
 import { type RecordedChain, recordedBlock, type Settlement, settlementTransaction, startRecordedChain } from "../support/recordedChain";
@@ -105,5 +105,38 @@ describe("evidenceGradeSettlement", () => {
     });
     expect(await byDefault(txHashOf("not mined"), expected)).toBe("UNCONFIRMED");
     expect(receiptReads()).toBe(5);
+  });
+
+  test("the first read is made at once, and each later one after a pause of intervalMs", async () => {
+    // The pauses of intervalMs are held until the test lets them end; any other timer runs as usual.
+    const intervalMs = 1_234;
+    const held: (() => void)[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((run: () => void, ms?: number) => {
+      if (ms !== intervalMs) return realSetTimeout(run, ms);
+      held.push(run);
+      return realSetTimeout(() => undefined, 0);
+    }) as typeof setTimeout);
+    try {
+      let verdict: string | undefined;
+      void confirm(3, intervalMs)(txHashOf("never mined"), expected).then((v) => {
+        verdict = v;
+      });
+      // Until the rule waits on a pause or has answered.
+      const waiting = async (pauses: number) => {
+        while (verdict === undefined && held.length < pauses) await new Promise((wake) => setImmediate(wake));
+      };
+      await waiting(1);
+      expect([receiptReads(), held.length]).toEqual([1, 1]);
+      held[0]?.();
+      await waiting(2);
+      expect([receiptReads(), held.length]).toEqual([2, 2]);
+      held[1]?.();
+      await waiting(3);
+      // The last read is not followed by a pause: the verdict comes with it.
+      expect([receiptReads(), held.length, verdict]).toEqual([3, 2, "UNCONFIRMED"]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -26,6 +26,24 @@ async function newKey(): Promise<KeyRecord> {
   return row;
 }
 
+/** `builder` (a query and what its methods build from it) sent only once `gate` opens: a store read that hangs until then. */
+function heldUntil<T extends object>(builder: T, gate: Promise<void>): T {
+  return new Proxy(builder, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "then") {
+        return (...settle: Parameters<PromiseLike<unknown>["then"]>) =>
+          gate.then(() => (target as unknown as PromiseLike<unknown>).then(...settle));
+      }
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const built = value.apply(target, args);
+        return built !== null && typeof built === "object" ? heldUntil(built, gate) : built;
+      };
+    },
+  });
+}
+
 /** Changes a key without moving the epoch (the trigger off): only what reads the store sees it. */
 async function changeUnannounced(keyId: string, tier: KeyRecord["tier"]) {
   await sql("ALTER TABLE app.api_key DISABLE TRIGGER api_key_bumps_key_epoch");
@@ -176,6 +194,49 @@ describe("createKeyCache", () => {
     expect(await cache.find(a.secretHash)).toMatchObject({ tier: "PRO" });
     expect(await cache.find(c.secretHash)).toMatchObject({ tier: "PRO" });
     expect(await cache.find(b.secretHash)).toMatchObject({ tier: "GROWTH" });
+  });
+
+  test("behavior: a store read of a secret is joined for the bound only (one that hangs is not), and the read made instead is the one joined", async () => {
+    let at = 3_500_000;
+    /** The key lookups (a `select` of whole rows; the epoch read names its column), and the gates of those held. */
+    let keyReads = 0;
+    let toHold = 0;
+    const held: (() => void)[] = [];
+    const db = new Proxy(store.db, {
+      get(target, property, receiver) {
+        const select = Reflect.get(target, property, receiver);
+        if (property !== "select") return select;
+        return (...fields: unknown[]) => {
+          const builder = select.apply(target, fields);
+          if (fields.length > 0) return builder;
+          keyReads += 1;
+          if (toHold === 0) return builder;
+          toHold -= 1;
+          return heldUntil(builder, new Promise<void>((open) => held.push(open)));
+        };
+      },
+    });
+    const cache = createKeyCache({ db, maxStalenessMs: 1000, now: () => at });
+    // Confirms the epoch at `at`. The secret looked up next is unknown, so no answer is kept in memory.
+    await cache.find("cache-hash-warm");
+    keyReads = 0;
+    toHold = 2;
+    const hung = cache.find("cache-hash-hung");
+    at += 1000;
+    const joining = cache.find("cache-hash-hung");
+    expect(keyReads).toBe(1);
+    at += 1;
+    // Past the bound this lookup waits for an epoch read (PGlite's one connection runs queries in order), then reads.
+    const own = cache.find("cache-hash-hung");
+    for (let trip = 0; trip < 10 && keyReads < 2; trip++) await sql("SELECT 1");
+    expect(keyReads).toBe(2);
+    held[0]?.();
+    expect([await hung, await joining]).toEqual([undefined, undefined]);
+    // The hung read's end leaves the newer read in flight to be joined.
+    const later = cache.find("cache-hash-hung");
+    expect(keyReads).toBe(2);
+    held[1]?.();
+    expect([await own, await later]).toEqual([undefined, undefined]);
   });
 
   test("behavior: with a bound of 0 every lookup reads the store, even within the same millisecond", async () => {

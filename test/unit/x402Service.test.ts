@@ -188,6 +188,42 @@ const settlementFailure = (reason: string) => ({
   details: { reason },
 });
 
+/** A payment whose settlement stayed unknown (the facilitator's success, the chain not showing it yet). */
+async function pendingPayment(x402 = service(), txKnown = true) {
+  const p = await payment();
+  const paid = admitted(await x402.admit(route, resource, p.header));
+  const tx = txHashOf(p.authorization.nonce);
+  if (txKnown) confirmations.set(tx, "UNCONFIRMED");
+  else facilitator.answerSettle = () => Promise.reject(new FacilitatorUnavailableError("down"));
+  await x402.settle(paid, answer);
+  facilitator.answerSettle = recordedFacilitator().answerSettle;
+  return { ...p, tx };
+}
+
+/**
+ * Runs `body` with the service's pauses (a waiting retry's, a record's between attempts: the lengths given)
+ * ended at once, each moving the faked Date by its length; the lengths asked for, in order. Any other timer
+ * runs as usual, and only Date is faked, so the store keeps running for real.
+ */
+async function pausesOf(lengths: readonly number[], body: () => Promise<void>): Promise<number[]> {
+  const asked: number[] = [];
+  const realSetTimeout = globalThis.setTimeout;
+  vi.useFakeTimers({ toFake: ["Date"] });
+  const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((run: () => void, ms?: number) => {
+    if (ms === undefined || !lengths.includes(ms)) return realSetTimeout(run, ms);
+    asked.push(ms);
+    vi.setSystemTime(Date.now() + ms);
+    return realSetTimeout(run, 0);
+  }) as typeof setTimeout);
+  try {
+    await body();
+    return asked;
+  } finally {
+    spy.mockRestore();
+    vi.useRealTimers();
+  }
+}
+
 /** Admits and settles a payment (the facilitator's default answers): its admitted payment and receipt. */
 async function paidFor(x402 = service(), options: Parameters<typeof payment>[0] = {}) {
   const p = await payment(options);
@@ -781,7 +817,7 @@ describe("settlement", () => {
   });
 });
 
-test("a settlement the store cannot record is tried three times, then logged; the answer is still served", async () => {
+test("a settlement the store cannot record is tried three times, 0.5 s then 1 s apart, then logged; the answer is still served", async () => {
   const closed = await closedDb();
   let updates = 0;
   // Only updates fail: the record of a settlement is the one update a settlement makes.
@@ -797,7 +833,11 @@ test("a settlement the store cannot record is tried three times, then logged; th
   const paid = admitted(await x402.admit(route, resource, p.header));
   updates = 0;
   logs.length = 0;
-  expect((await x402.settle(paid, answer)).refusal).toBeNull();
+  // 0.5 s after the first failure, 1 s after the second, and no wait after the last.
+  const pauses = await pausesOf([250, 500, 1_000, 1_500], async () => {
+    expect((await x402.settle(paid, answer)).refusal).toBeNull();
+  });
+  expect(pauses).toEqual([500, 1_000]);
   expect(updates).toBe(3);
   expect(logs).toEqual([`[x402] the settlement of payment ${p.id} (SETTLED) could not be recorded`]);
   expect(await rowOf(p.id)).toMatchObject({ status: "CLAIMED" });
@@ -835,18 +875,6 @@ describe("release", () => {
 });
 
 describe("pending settlements, resolved from the chain on retry", () => {
-  /** A payment whose settlement stayed unknown (the facilitator's success, the chain not showing it yet). */
-  async function pendingPayment(x402 = service(), txKnown = true) {
-    const p = await payment();
-    const paid = admitted(await x402.admit(route, resource, p.header));
-    const tx = txHashOf(p.authorization.nonce);
-    if (txKnown) confirmations.set(tx, "UNCONFIRMED");
-    else facilitator.answerSettle = () => Promise.reject(new FacilitatorUnavailableError("down"));
-    await x402.settle(paid, answer);
-    facilitator.answerSettle = recordedFacilitator().answerSettle;
-    return { ...p, tx };
-  }
-
   test("settled on the chain: the retry is served the kept answer with a signed receipt; the row is SETTLED", async () => {
     const x402 = service();
     const p = await pendingPayment(x402);
@@ -1104,6 +1132,38 @@ describe("stale claims (a process died between its claim and its record)", () =>
   });
 });
 
+describe("how often a waiting retry reads", () => {
+  test("a claim in progress is read again every 100 ms until the wait ends, at retryWaitMs exactly", async () => {
+    const x402 = service({ retryWaitMs: 3_000 });
+    admitted(await x402.admit(route, resource, (await payment({ id: "pay_read_every_100_ms" })).header));
+    const retry = await payment({ id: "pay_read_every_100_ms" });
+    const pauses = await pausesOf([100, 1_000], async () => {
+      expect(await x402.admit(route, resource, retry.header)).toEqual(pendingRefusal("payment_in_progress"));
+    });
+    expect(pauses).toEqual(Array(30).fill(100));
+  });
+
+  test("a settlement still unknown is asked of the chain once a second, as is a stale claim", async () => {
+    const x402 = service({ retryWaitMs: 3_000 });
+    const p = await pendingPayment(x402);
+    const pending = await pausesOf([100, 1_000], async () => {
+      expect(await x402.admit(route, resource, p.header)).toEqual(pendingRefusal("settlement_unconfirmed"));
+    });
+    expect(pending).toEqual([1_000, 1_000, 1_000]);
+    expect(resolved).toHaveLength(4);
+
+    const claimed = await payment();
+    admitted(await x402.admit(route, resource, claimed.header));
+    clockAt += 120_000;
+    resolved.length = 0;
+    const stale = await pausesOf([100, 1_000], async () => {
+      expect(await x402.admit(route, resource, claimed.header)).toEqual(pendingRefusal("payment_in_progress"));
+    });
+    expect(stale).toEqual([1_000, 1_000, 1_000]);
+    expect(resolved).toHaveLength(4);
+  });
+});
+
 describe("retention", () => {
   test("past retention an id is forgotten (a retry under it is a new payment), also within the minute of the last pass", async () => {
     const x402 = service();
@@ -1116,6 +1176,32 @@ describe("retention", () => {
     const retry = await payment({ id: "pay_retained_for_an_hour" });
     expect(admitted(await x402.admit(route, resource, retry.header)).id).toBe(retry.id);
     expect(await rowOf(first.id)).toMatchObject({ status: "SETTLED", paymentIdentifier: null, answer: null, paymentResponse: null });
+  });
+
+  test("the pass that forgets runs at most once a minute per process, beside an admission of a new payment", async () => {
+    let updates = 0;
+    // Forgetting is the one update an admission of a new payment makes.
+    const db = new Proxy(store.db, {
+      get: (live, key) => {
+        if (key === "update") updates++;
+        return Reflect.get(live, key);
+      },
+    });
+    const x402 = service({ db });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const passesAt = async (ms: number) => {
+        vi.setSystemTime(t0.getTime() + ms);
+        admitted(await x402.admit(route, resource, (await payment()).header));
+        return updates;
+      };
+      expect(await passesAt(0)).toBe(1);
+      expect(await passesAt(59_999)).toBe(1);
+      expect(await passesAt(60_000)).toBe(2);
+      expect(await passesAt(60_001)).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("a store that cannot forget is logged, and the payment still admitted", async () => {
