@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { commaList, IndexerEnv } from "../../src/config/indexerEnv";
-import { address, booleanFlag, ipBlockList, origin, positiveCount, tierRates, urlList } from "./envValues";
+import { address, booleanFlag, ipBlockList, origin, positiveCount, privateKey, tierRates, urlList } from "./envValues";
 
 // import.meta.dirname is not set when Ponder loads this file through vite-node.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -136,11 +136,7 @@ export const EnvSchema = z.object({
   /** Blocks back from the index head that whale signals look at (43,200: 24 hours of Base blocks). */
   WHALE_SIGNALS_WINDOW_BLOCKS: positiveCount.default(43_200),
   /** Gas key of the in-process x402 facilitator (it sends transferWithAuthorization); devnet: the manifest's facilitator account. */
-  X402_FACILITATOR_PRIVATE_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
-    .transform((s) => s as `0x${string}`)
-    .optional(),
+  X402_FACILITATOR_PRIVATE_KEY: privateKey.optional(),
   /** A remote x402 facilitator (its /verify, /settle and /supported) used instead of the in-process one. */
   X402_FACILITATOR_URL: z
     .string()
@@ -148,11 +144,7 @@ export const EnvSchema = z.object({
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
   /** Key that signs x402 offers and receipts (EIP-712); devnet: the payout account's. Unset on mainnet: none are signed. */
-  X402_SIGNING_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
-    .transform((s) => s as `0x${string}`)
-    .optional(),
+  X402_SIGNING_KEY: privateKey.optional(),
   /**
    * Runtime code hash (keccak-256) x402's batch-settlement escrow must have at its canonical address for the
    * scheme to be offered; devnet: the seeded escrow's (the manifest's). Unset on mainnet: exact alone.

@@ -54,6 +54,12 @@ export function isLoopbackHost(host: string): boolean {
 
 export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
+/** A 0x-prefixed 32-byte hex private key (a gas or signing key). */
+export const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+  .transform((s) => s as `0x${string}`);
+
 export const positiveCount = z.coerce.number().int().min(1);
 
 /** The key tiers (api/keys/planCatalogue.ts's `Tier`; the indexer's imports keep that module out of here). */
