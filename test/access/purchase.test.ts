@@ -239,7 +239,7 @@ describe.each(backendNames)("paid keys on %s", (backendName) => {
     const liar = await startRpcProxy(manifest.rpcUrl, `inflate-transfer:${i.usdc.amount}`);
     const warned = logs.text().length;
     try {
-      const res = await post(app({ providers: [{ name: "liar", url: liar.url, trusted: true }] }), "/v1/subscribe/crypto", {
+      const res = await post(app({ providers: [devnetProvider(liar.url, "liar")] }), "/v1/subscribe/crypto", {
         intentId: i.intentId,
         signature: await sign(i.messageToSign, buyer.account as { privateKey: Hex }),
         txHash: tx,

@@ -12,7 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IntentEnvelope, IssuedKey } from "../../api/keys/records";
-import { testClient, testManifest } from "../support/devnet";
+import { publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { deployOwnedWalletContract, ownedWalletArtifacts } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
@@ -86,7 +86,7 @@ describe.each(backendNames)("smart-contract wallets on %s", (backendName) => {
   });
 
   test("error: no single public provider decides a signature: a liar answering every eth_call with true is outvoted or refused", async () => {
-    const publicProviders = proxies.map((p, i): RpcProvider => ({ name: `public-${i}`, url: p.url, trusted: false }));
+    const publicProviders = proxies.map((p, i) => publicDevnetProvider(p.url, `public-${i}`));
     const strangerSigns = (message: string) => privateKeyToAccount(stranger.privateKey).signMessage({ message });
     const victim = "0x000000000000000000000000000000000000dEaD";
     // All honest: the quorum says the signature is not the wallet's.

@@ -27,14 +27,14 @@ import packageJson from "../../package.json";
 
 const root = resolve(import.meta.dirname, "..", "..");
 /**
- * bench/loadSettings.ts at its smallest (bench:access, bench:market): one 1-second run of each kind over
+ * bench/loadSettings.ts at its smallest (bench:access, bench:market): one 2-second run of each kind over
  * one connection, no warm-up. Over 50 connections a server starved by a Ponder booting beside it
  * answered none of a second's requests.
  */
 const tinyLoad = {
-  BENCH_DURATION: "1",
+  BENCH_DURATION: "2",
   BENCH_ROUNDS: "1",
-  BENCH_RATE_SECONDS: "1",
+  BENCH_RATE_SECONDS: "2",
   BENCH_WARMUP_SECONDS: "0",
   BENCH_CONNECTIONS: "1",
   BENCH_RATE_CONNECTIONS: "1",

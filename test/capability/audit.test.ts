@@ -4,8 +4,7 @@ import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse
 import { auditContract, scoreContract } from "../../api/capability/auditContract";
 import { preflightTransaction, TransactionPreflightRequest } from "../../api/capability/preflightTransaction";
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
-import type { RpcProvider } from "../../api/chain/providers";
-import { devnetProvider, testClient, testManifest } from "../support/devnet";
+import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
@@ -192,7 +191,7 @@ describe("faults through real RPC proxy processes", () => {
     for (let i = 0; i < 3; i++) proxies.push(await startRpcProxy(manifest.rpcUrl));
   });
   afterAll(() => Promise.all(proxies.map((p) => p.stop())));
-  const publicProviders = () => proxies.map((p, i): RpcProvider => ({ name: `public-${i}`, url: p.url, trusted: false }));
+  const publicProviders = () => proxies.map((p, i) => publicDevnetProvider(p.url, `public-${i}`));
 
   test("behavior: one provider down still gives an evidence-grade audit", async () => {
     await proxies[0]?.setMode("down");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPinnedReader } from "../../api/chain/createPinnedReader";
 import { pinObservationBlock } from "../../api/chain/pinObservationBlock";
 import type { RpcProvider } from "../../api/chain/providers";
-import { devnetProvider, testClient, testManifest } from "../support/devnet";
+import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
 const manifest = testManifest();
@@ -21,7 +21,7 @@ const proxyAt = (i: number): RpcProxy => {
   if (!proxy) throw new Error(`no rpc proxy ${i}`);
   return proxy;
 };
-const publicVia = (proxy: RpcProxy, i: number): RpcProvider => ({ name: `public-${i}`, url: proxy.url, trusted: false });
+const publicVia = (proxy: RpcProxy, i: number): RpcProvider => publicDevnetProvider(proxy.url, `public-${i}`);
 const trustedDevnet = devnetProvider(manifest.rpcUrl);
 
 async function withModes<T>(modes: ("pass" | "down" | "alter-hash")[], run: () => Promise<T>): Promise<T> {

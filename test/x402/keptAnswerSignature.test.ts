@@ -11,7 +11,7 @@ import type { X402Service } from "../../api/x402/createX402Service";
 import { isBatchSettlementPayment, parsePaymentPayload } from "../../api/x402/parsePaymentSignature";
 import { baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
-import { testManifest } from "../support/devnet";
+import { devnetProvider, testManifest } from "../support/devnet";
 import type { Fetcher } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
 import { signedPayment } from "../support/signedPayment";
@@ -74,7 +74,7 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
     const proxy = await startRpcProxy(manifest.rpcUrl, "down");
     try {
       const unconfirmed = evidenceGradeSettlement({
-        providers: [{ name: "proxy", url: proxy.url, trusted: true }],
+        providers: [devnetProvider(proxy.url, "proxy")],
         chainId: 8453,
         token: baseUsdc,
         intervalMs: 100,
@@ -134,7 +134,7 @@ describe.each(backendNames)("x402: a kept answer is served only to the payer's s
     requirements ??= (await challengeOf(await appOf(testX402Service(manifest, backend.store)), url)).accepts[0] as PaymentRequirements;
     const proxy = await startRpcProxy(manifest.rpcUrl);
     try {
-      const check = authorizationSignatureCheck([{ name: "proxy", url: proxy.url, trusted: true }]);
+      const check = authorizationSignatureCheck([devnetProvider(proxy.url, "proxy")]);
       const payloadOf = async (signer: Hex) => {
         const parsed = parsePaymentPayload((await signedPayment(requirements, signer, {}, payer)).payload);
         if (!parsed.ok || isBatchSettlementPayment(parsed.payload)) throw new Error("not an exact payment");
