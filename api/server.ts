@@ -15,7 +15,7 @@ import { demoSamples } from "./capability/demoSamples";
 import { probeProvider } from "./chain/probeProvider";
 import { resolveProviders } from "./chain/providers";
 import { type Config, loadConfig } from "./config";
-import { type CheckStatusDeps, checkStatus } from "./health/checkStatus";
+import { type CheckStatusParameters, checkStatus } from "./health/checkStatus";
 import { createHealthSampler } from "./health/createHealthSampler";
 import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
@@ -101,7 +101,7 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           },
         })
       : null;
-  const status: CheckStatusDeps = {
+  const status: CheckStatusParameters = {
     indexDb,
     appStore,
     payoutAddress,

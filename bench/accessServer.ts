@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { type Context, Hono } from "hono";
-import type { AccessEnv } from "../api/access/AccessOptions";
+import type { AccessEnv } from "../api/access/AccessControlParameters";
 import { chargeCredits } from "../api/access/chargeCredits";
 import { connectRedis } from "../api/access/connectRedis";
 import { createAccessServices } from "../api/access/createAccessServices";

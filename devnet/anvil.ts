@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { baseChainId } from "../base/baseChain";
 import { devnetAccountCount } from "./accounts";
 
-export type AnvilOptions = {
+export type AnvilParameters = {
   /** Port on 127.0.0.1; 0 picks a free one. */
   port?: number;
   chainId?: number;
@@ -48,7 +48,7 @@ export async function freePort(): Promise<number> {
  * transaction (seeding is fast that way; `evm_setIntervalMining` turns on timed blocks later), and
  * resolves once it answers JSON-RPC.
  */
-export async function startAnvil({ port = 0, chainId = baseChainId, fork }: AnvilOptions = {}): Promise<Anvil> {
+export async function startAnvil({ port = 0, chainId = baseChainId, fork }: AnvilParameters = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
   const args = [
     "--accounts",

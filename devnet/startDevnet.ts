@@ -5,7 +5,7 @@ import { type Manifest, writeManifest } from "./manifest";
 import { seedDevnet } from "./seed";
 import { startTraffic } from "./traffic";
 
-export type StartDevnetOptions = {
+export type StartDevnetParameters = {
   port: number;
   /** Seconds between blocks once seeded; 0 keeps mining on every transaction. */
   blockTime: number;
@@ -19,7 +19,7 @@ export type Devnet = { manifest: Manifest; stop(): Promise<void> };
  * The embedded chain: anvil as Base, every fixture seeded, the manifest written, then timed blocks and
  * the traffic generator so prices and volumes move.
  */
-export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> {
+export async function startDevnet(options: StartDevnetParameters): Promise<Devnet> {
   const anvil = await startAnvil({ port: options.port });
   try {
     const manifest = await seedDevnet(anvil.rpcUrl);

@@ -29,7 +29,7 @@ export const whaleTransfers = [
   { symbol: "DAI", amount: 1_500_000n * 10n ** 18n },
 ] as const;
 
-export type TrafficOptions = {
+export type TrafficParameters = {
   /** Pause between ticks (after each tick's transactions are mined). Default 1000 ms. */
   intervalMs?: number;
   /** Every this many ticks, one whale transfer. Default 10. */
@@ -58,7 +58,7 @@ const maxNetFlowUsd = 60_000;
  * the position closed), and every `whaleEvery` ticks a whale transfer. A reverted or failed transaction
  * is logged and the traffic goes on.
  */
-export function startTraffic(manifest: Manifest, options: TrafficOptions = {}): { stop(): Promise<void> } {
+export function startTraffic(manifest: Manifest, options: TrafficParameters = {}): { stop(): Promise<void> } {
   const { intervalMs = 1000, whaleEvery = 10, positionEvery = 2, log = (m: string) => console.warn(m) } = options;
   const recipients = options.recipients ?? manifest.accounts.users.map((u) => u.address);
   const client = createDevnetClient(manifest.rpcUrl, manifest.accounts.traffic.privateKey);

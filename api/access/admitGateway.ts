@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import { ApiError } from "../errors";
-import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters, AccessEnv } from "./AccessControlParameters";
 import { admitCredential, clientOf, consumeRateLimit } from "./authenticate";
 import { matchesSha256Digest } from "./matchesSha256Digest";
 import type { PresentedCredential } from "./readCredential";
 
-export type AdmitGatewayOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
+export type AdmitGatewayParameters = Pick<AccessControlParameters, "rateLimits" | "clientBucket" | "authFailures"> & {
   /** SHA-256 digest of the gateway's proxy secret (GATEWAY_PROXY_SECRET_SHA256); undefined: gateway access is off. */
   gatewayDigest: Buffer | undefined;
 };
@@ -18,7 +18,7 @@ export type AdmitGatewayOptions = Pick<AccessOptions, "rateLimits" | "clientBuck
  */
 export async function admitGateway(
   c: Context<AccessEnv>,
-  opts: AdmitGatewayOptions,
+  opts: AdmitGatewayParameters,
   credential: Extract<PresentedCredential, { kind: "gateway" }>,
 ): Promise<void> {
   const client = clientOf(c, opts);

@@ -3,14 +3,14 @@ import { ApiError } from "../errors";
 import { answerHeader } from "../http/answer";
 import { awaitStore } from "../store/isStoreUnavailable";
 import type { KeyInfo } from "../store/keyQueries";
-import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters, AccessEnv } from "./AccessControlParameters";
 import type { Admitted, ClientRef } from "./createAuthFailureGuard";
 import type { RateScope } from "./createRateLimits";
 import { fingerprintPresented } from "./fingerprintCredential";
 import { type PresentedCredential, readCredential } from "./readCredential";
 
 /** Takes one request from `id`'s per-minute budget in `scope`, or refuses with 429 and Retry-After. */
-export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "rateLimits">, scope: RateScope, id: string) {
+export async function consumeRateLimit(c: Context, opts: Pick<AccessControlParameters, "rateLimits">, scope: RateScope, id: string) {
   const decision = await opts.rateLimits.consume(scope, id);
   if (!decision.ok) {
     throw new ApiError(
@@ -24,7 +24,7 @@ export async function consumeRateLimit(c: Context, opts: Pick<AccessOptions, "ra
 }
 
 /** The request's client bucket (an HMAC of its address), computed once and only if asked for. */
-export function clientOf(c: Context, opts: Pick<AccessOptions, "clientBucket">): ClientRef {
+export function clientOf(c: Context, opts: Pick<AccessControlParameters, "clientBucket">): ClientRef {
   let bucket: string | undefined;
   return () => {
     bucket ??= opts.clientBucket(c);
@@ -42,7 +42,7 @@ export const conflictingCredentials = () =>
  */
 export async function admitCredential(
   c: Context,
-  opts: Pick<AccessOptions, "authFailures">,
+  opts: Pick<AccessControlParameters, "authFailures">,
   client: ClientRef,
   credential: string,
 ): Promise<Admitted> {
@@ -58,14 +58,14 @@ export async function admitCredential(
   return admission;
 }
 
-export type PresentedKeyOptions = Pick<AccessOptions, "keys" | "storeReady" | "clientBucket" | "authFailures">;
+export type PresentedKeyParameters = Pick<AccessControlParameters, "keys" | "storeReady" | "clientBucket" | "authFailures">;
 
 /**
  * The API key the request presents (`credential`, read here unless the caller read it already),
  * authenticated (expired keys included), or a 401; an unknown or revoked key spends one of the client
  * address's failed authentications, and a spent budget refuses before the key is looked up.
  */
-export async function presentedKey(c: Context, opts: PresentedKeyOptions, credential: PresentedCredential = readCredential(c)) {
+export async function presentedKey(c: Context, opts: PresentedKeyParameters, credential: PresentedCredential = readCredential(c)) {
   if (credential.kind === "conflicting") throw conflictingCredentials();
   if (credential.kind !== "apiKey") {
     throw new ApiError(
@@ -90,7 +90,7 @@ export async function presentedKey(c: Context, opts: PresentedKeyOptions, creden
 /** Authenticates the API key of `credential` (the request's, as `readCredential` read it), applies its tier's rate limit, and sets the principal. */
 export async function authenticateKey(
   c: Context<AccessEnv>,
-  opts: PresentedKeyOptions & Pick<AccessOptions, "rateLimits">,
+  opts: PresentedKeyParameters & Pick<AccessControlParameters, "rateLimits">,
   { allowExpired, credential }: { allowExpired: boolean; credential: PresentedCredential },
 ): Promise<KeyInfo> {
   const auth = await presentedKey(c, opts, credential);

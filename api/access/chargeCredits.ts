@@ -4,10 +4,10 @@ import { answerHeader, beforeAnswer } from "../http/answer";
 import { errorAnswer } from "../http/errorHandling";
 import type { CreditBalance } from "../keys/records";
 import { awaitStore } from "../store/isStoreUnavailable";
-import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters, AccessEnv } from "./AccessControlParameters";
 import { spendableNow } from "./createCreditService";
 
-export type ChargeCreditsOptions = Pick<AccessOptions, "credits" | "storeReady" | "clock"> & {
+export type ChargeCreditsParameters = Pick<AccessControlParameters, "credits" | "storeReady" | "clock"> & {
   /** Credits one successful answer costs. */
   cost: number;
 };
@@ -20,7 +20,7 @@ export type ChargeCreditsOptions = Pick<AccessOptions, "credits" | "storeReady" 
  * handler: either way X-Credits-Remaining is the balance after it. The marketplace gateway meters its
  * own users: nothing is charged here.
  */
-export function chargeCredits(opts: ChargeCreditsOptions): MiddlewareHandler<AccessEnv> {
+export function chargeCredits(opts: ChargeCreditsParameters): MiddlewareHandler<AccessEnv> {
   const { credits, cost } = opts;
   return async function chargeCredits(c, next) {
     const principal = c.get("principal");

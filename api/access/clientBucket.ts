@@ -5,7 +5,7 @@ import { requestHeader } from "../http/requestHeader";
 import { clientAddressKey } from "./clientAddressKey";
 import { createProxyTrust, type IsTrustedProxy } from "./createProxyTrust";
 
-export type ClientBucketOptions = {
+export type ClientBucketParameters = {
   /** CLIENT_IP_HEADER: where a trusted proxy writes the client address (or a chain of hops, X-Forwarded-For style). */
   ipHeader?: string;
   /** TRUSTED_PROXIES: the peers whose `ipHeader` is believed (IPs and CIDRs); default none. */
@@ -21,7 +21,7 @@ export type ClientBucketOptions = {
  * address itself is never stored or logged. Without a peer (a request not served by a node socket)
  * every such request shares one bucket.
  */
-export function clientBucket({ ipHeader, trustedProxies = [] }: ClientBucketOptions = {}): (c: Context) => string {
+export function clientBucket({ ipHeader, trustedProxies = [] }: ClientBucketParameters = {}): (c: Context) => string {
   const salt = randomBytes(32);
   const isTrustedProxy = createProxyTrust(trustedProxies);
   return (c) => {

@@ -16,14 +16,14 @@ import { catalogueRates, type TierRates } from "../keys/toIssuedKey";
 import type { EthQuote } from "../market/EthQuote";
 import { createPaymentVerifier } from "../payments/createPaymentVerifier";
 import type { AppStore } from "../store/createAppStore";
-import type { AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters } from "./AccessControlParameters";
 import { clientBucket } from "./clientBucket";
 import { createAuthFailureGuard } from "./createAuthFailureGuard";
 import { createCreditService } from "./createCreditService";
 import type { RateLimits } from "./createRateLimits";
 
-/** AppDeps.access: what the access middleware reads (keys, credits, limits, gateway, the operator's token). */
-export type AccessDeps = AccessOptions & {
+/** AppParameters.access: what the access middleware reads (keys, credits, limits, gateway, the operator's token). */
+export type AccessParameters = AccessControlParameters & {
   /** The public origin and the fallback host's: challenges name the one a request came through. */
   origins: ServiceOrigins;
   /** OPERATOR_BOOTSTRAP_TOKEN; undefined: the operator bootstrap route is 404. */
@@ -32,8 +32,8 @@ export type AccessDeps = AccessOptions & {
   maxIntentsPerClientPerHour: number;
 };
 
-/** AppDeps.keyRoutes: the services of the key routes (free keys, purchases, recovery) and what the plans state. */
-export type KeyRouteDeps = {
+/** AppParameters.keyRoutes: the services of the key routes (free keys, purchases, recovery) and what the plans state. */
+export type KeyRouteParameters = {
   freeKeys: FreeKeyService;
   purchases: PurchaseService;
   recovery: RecoveryService;
@@ -79,7 +79,7 @@ export type CreateAccessServicesParameters = {
  * Wires the access middleware's services and the key routes' over one app store and one key cache (a key
  * a purchase or recovery changes is dropped from it): the server and the tests build the same graph.
  */
-export function createAccessServices(p: CreateAccessServicesParameters): { access: AccessDeps; keyRoutes: KeyRouteDeps } {
+export function createAccessServices(p: CreateAccessServicesParameters): { access: AccessParameters; keyRoutes: KeyRouteParameters } {
   const clock = p.clock ?? (() => new Date());
   const limits = p.limits ?? defaultAbuseLimits;
   const rates = p.rates ?? catalogueRates;

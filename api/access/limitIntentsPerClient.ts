@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../errors";
-import type { AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters } from "./AccessControlParameters";
 
-export type LimitIntentsPerClientOptions = Pick<AccessOptions, "clientBucket"> & {
+export type LimitIntentsPerClientParameters = Pick<AccessControlParameters, "clientBucket"> & {
   /** Intents one client address may create per hour. */
   perHour: number;
 };
@@ -13,7 +13,7 @@ export type LimitIntentsPerClientOptions = Pick<AccessOptions, "clientBucket"> &
  * (the address is never stored): 429 INTENT_RATE_LIMITED with Retry-After beyond it. A request that
  * stored no intent (any answer but 2xx) gives its unit back.
  */
-export function limitIntentsPerClient({ clientBucket, perHour }: LimitIntentsPerClientOptions): MiddlewareHandler {
+export function limitIntentsPerClient({ clientBucket, perHour }: LimitIntentsPerClientParameters): MiddlewareHandler {
   const created = new RateLimiterMemory({ points: perHour, duration: 3600, keyPrefix: "svc_intents_per_client" });
   return async function limitIntentsPerClient(c, next) {
     const client = clientBucket(c);

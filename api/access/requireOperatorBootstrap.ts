@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
-import type { AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters } from "./AccessControlParameters";
 import { admitCredential, clientOf, consumeRateLimit } from "./authenticate";
 import { matchesSha256Digest } from "./matchesSha256Digest";
 
-export type RequireOperatorBootstrapOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
+export type RequireOperatorBootstrapParameters = Pick<AccessControlParameters, "rateLimits" | "clientBucket" | "authFailures"> & {
   /** OPERATOR_BOOTSTRAP_TOKEN; unset (or shorter than 32 characters): the route does not exist. */
   token: string | undefined;
 };
@@ -17,7 +17,7 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest();
  * configured; then limited per client address, and `x-operator-bootstrap` compared in constant time
  * on SHA-256 digests (401 when missing or wrong, spending one of the address's failed authentications).
  */
-export function requireOperatorBootstrap(opts: RequireOperatorBootstrapOptions): MiddlewareHandler {
+export function requireOperatorBootstrap(opts: RequireOperatorBootstrapParameters): MiddlewareHandler {
   const tokenDigest = opts.token && opts.token.length >= 32 ? sha256(opts.token) : undefined;
   return async function requireOperatorBootstrap(c, next) {
     if (!tokenDigest) throw new ApiError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`);

@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import type { X402Service } from "../x402/createX402Service";
 import type { PaidRoute } from "../x402/PaidRoute";
 import { payPerCall } from "../x402/payPerCall";
-import type { AccessEnv, AccessOptions } from "./AccessOptions";
+import type { AccessControlParameters, AccessEnv } from "./AccessControlParameters";
 import { admitGateway } from "./admitGateway";
 import { authenticateKey, conflictingCredentials, consumeRateLimit } from "./authenticate";
 import { readCredential } from "./readCredential";
@@ -15,8 +15,8 @@ export type PaidAccess = "apiKeyOrGateway" | "apiKeyOrX402";
 /** A paid route as its policy reads it: how it may be paid besides a key, and its x402 price (none: not offered). */
 export type PayableRoute = Omit<PaidRoute, "x402PriceUsd"> & { access: PaidAccess; x402PriceUsd?: number | undefined };
 
-export type RequirePaymentOptions = Pick<
-  AccessOptions,
+export type RequirePaymentParameters = Pick<
+  AccessControlParameters,
   "keys" | "storeReady" | "rateLimits" | "gatewayProxySecretSha256" | "clientBucket" | "authFailures"
 > & {
   /** Where the plans are listed, named in the 402 answer. */
@@ -34,7 +34,7 @@ export type RequirePaymentOptions = Pick<
  * CREDENTIAL_REQUIRED); an `apiKeyOrX402` route takes a per-call x402 payment (`payPerCall`, limited
  * per client address like every call without a credential; not offered: 402 PAYMENT_REQUIRED).
  */
-export function requirePayment(opts: RequirePaymentOptions): (route: PayableRoute) => MiddlewareHandler<AccessEnv> {
+export function requirePayment(opts: RequirePaymentParameters): (route: PayableRoute) => MiddlewareHandler<AccessEnv> {
   const gatewayDigest = opts.gatewayProxySecretSha256 ? Buffer.from(opts.gatewayProxySecretSha256, "hex") : undefined;
   return (route) => {
     const { x402PriceUsd } = route;

@@ -9,7 +9,7 @@ import { observationRefusal } from "./observationRefusal";
 import { type ContractObservation, observeContract } from "./observeContract";
 import { type CapabilityScore, scoreCapabilities } from "./scoreCapabilities";
 
-export type AuditContractDeps = {
+export type AuditContractParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
   /** Shares observations between requests at the same pinned block; absent, every request observes afresh. */
@@ -19,7 +19,7 @@ export type AuditContractDeps = {
 };
 
 /** Observes `address` at a pinned block and shapes the AuditResponse; no pinned block is DATA_SOURCE_UNAVAILABLE. */
-export async function auditContract(deps: AuditContractDeps, address: Address): Promise<Result<AuditResponse>> {
+export async function auditContract(deps: AuditContractParameters, address: Address): Promise<Result<AuditResponse>> {
   return (await auditContractCountingReads(deps, address)).result;
 }
 
@@ -28,7 +28,7 @@ export async function auditContract(deps: AuditContractDeps, address: Address): 
  * observation shared with another request): what the demo's work budget charges.
  */
 export async function auditContractCountingReads(
-  deps: AuditContractDeps,
+  deps: AuditContractParameters,
   address: Address,
 ): Promise<{ result: Result<AuditResponse>; reads: number }> {
   const result = await observeContract({ ...deps, address });
@@ -39,7 +39,7 @@ export async function auditContractCountingReads(
 }
 
 /** The ScoreResponse of `address`, computed by the same observation as the audit. */
-export async function scoreContract(deps: AuditContractDeps, address: Address): Promise<Result<ScoreResponse>> {
+export async function scoreContract(deps: AuditContractParameters, address: Address): Promise<Result<ScoreResponse>> {
   const result = await observeContract({ ...deps, address });
   if (!result.ok) return observationRefusal(result);
   return success(shapeScore(result.observation, scoreCapabilities(result.observation), address));

@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import type { ObservationBlock } from "../chain/ObservationBlock";
 import type { ContractAnalysis } from "./analyseContract";
 
-export type CreateObservationCacheOptions = {
+export type CreateObservationCacheParameters = {
   /** Observations kept (finished or in flight); the least recently used goes first. */
   maxEntries?: number;
   /** Dissected bytecode bytes behind the kept observations, together: bounds the memory a few huge ones take. */
@@ -37,7 +37,7 @@ export const defaultObservationCacheBytes = 16 * 1024 * 1024;
 export function createObservationCache({
   maxEntries = defaultObservationCacheEntries,
   maxDissectedBytes = defaultObservationCacheBytes,
-}: CreateObservationCacheOptions = {}): ObservationCache {
+}: CreateObservationCacheParameters = {}): ObservationCache {
   type Entry = { analysis: Promise<ContractAnalysis>; bytes: number };
   const entries = new Map<string, Entry>();
   let bytes = 0;

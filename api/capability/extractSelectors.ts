@@ -1,7 +1,7 @@
 import { type Disassembly, disassemble } from "./disassemble";
 import { opcodeTable } from "./opcodeTable";
 
-export type ExtractSelectorsOptions = {
+export type ExtractSelectorsParameters = {
   /**
    * Also return selectors compared by code that never checked `calldatasize() < 4` first, when there are
    * fewer than two of them: a lone `if eq(shr(224, calldataload(0)), 0xa619486e) {…}` in a proxy's
@@ -51,7 +51,7 @@ const maxBranchStack = 64;
  * @example
  * extractSelectors(bytes) // ["0x06fdde03", "0x095ea7b3", ...]
  */
-export function extractSelectors(code: Uint8Array | Disassembly, options: ExtractSelectorsOptions = {}): ExtractSelectorsReturnType {
+export function extractSelectors(code: Uint8Array | Disassembly, options: ExtractSelectorsParameters = {}): ExtractSelectorsReturnType {
   const d = code instanceof Uint8Array ? disassemble(code) : code;
   const bytes = d.code;
   const end = d.scanEnd;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { baseChainId } from "../../base/baseChain";
 import { failure, type Result, success } from "../errors";
 import { AddressParam } from "../http/params";
-import type { AuditContractDeps } from "./auditContract";
+import type { AuditContractParameters } from "./auditContract";
 import { observationLimitations, simulationLimitation } from "./limitations";
 import { observationRefusal } from "./observationRefusal";
 import { type ContractObservation, observeContract } from "./observeContract";
@@ -29,7 +29,7 @@ export const TransactionPreflightRequest = z.strictObject({
 });
 export type TransactionPreflightRequest = z.infer<typeof TransactionPreflightRequest>;
 
-export type PreflightDeps = AuditContractDeps;
+export type PreflightParameters = AuditContractParameters;
 
 /**
  * Preflight evidence for one transaction: pins a block (the requested one or the providers' common
@@ -38,7 +38,7 @@ export type PreflightDeps = AuditContractDeps;
  * `conclusion` is always null: the caller's policy decides.
  */
 export async function preflightTransaction(
-  deps: PreflightDeps,
+  deps: PreflightParameters,
   request: TransactionPreflightRequest,
 ): Promise<Result<TransactionPreflightResponse>> {
   const selector = request.data.length >= 10 ? (request.data.slice(0, 10) as Hex) : undefined;

@@ -9,7 +9,7 @@ import type { AppStore } from "../store/createAppStore";
 import type { FacilitatorReadiness, X402Facilitator } from "../x402/X402Facilitator";
 import type { ProviderProbe, StatusReport } from "./StatusReport";
 
-export type CheckStatusDeps = {
+export type CheckStatusParameters = {
   indexDb: IndexDb;
   /** The API's own store (keys, credits, intents). */
   appStore: AppStore;
@@ -34,7 +34,7 @@ export const apiVersion = "2.2.0";
  * down. RPC trust is judged by the rule audits pin their block by (`pinObservationBlock`): a trusted
  * primary, or public providers agreeing on a block hash; anything less is UNVERIFIED.
  */
-export async function checkStatus(deps: CheckStatusDeps): Promise<StatusReport> {
+export async function checkStatus(deps: CheckStatusParameters): Promise<StatusReport> {
   const now = deps.now ?? (() => new Date());
   const readHead = deps.readHead ?? probeProvider;
   const [heads, pinned, head, appStore, facilitator] = await Promise.all([

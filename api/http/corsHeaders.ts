@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { answerHeader } from "./answer";
 
-export type CorsHeadersOptions = {
+export type CorsHeadersParameters = {
   /** Request headers a browser may send. */
   allowHeaders: string[];
   /** Response headers a browser script may read. */
@@ -17,7 +17,7 @@ export type CorsHeadersOptions = {
  * answer built by `answer` is sent as built: setting them on `c.res` afterwards made Hono copy every
  * response (measured with `bench:listener`: about 1.9x the throughput at under half the CPU per request).
  */
-export function corsHeaders({ allowHeaders, exposeHeaders, maxAgeSeconds = 86_400 }: CorsHeadersOptions): MiddlewareHandler {
+export function corsHeaders({ allowHeaders, exposeHeaders, maxAgeSeconds = 86_400 }: CorsHeadersParameters): MiddlewareHandler {
   const preflight = cors({ origin: "*", allowHeaders, exposeHeaders, maxAge: maxAgeSeconds });
   const exposed = exposeHeaders.join(",");
   return function corsHeaders(c, next) {

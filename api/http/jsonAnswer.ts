@@ -7,7 +7,7 @@ import { answer } from "./answer";
 type JsonAnswer<T, S extends ContentfulStatusCode> = Response & TypedResponse<JSONParsed<T>, S, "json">;
 
 /** How a JSON answer is sent, beside its value. */
-export type JsonAnswerOptions<S extends ContentfulStatusCode> = {
+export type JsonAnswerParameters<S extends ContentfulStatusCode> = {
   /** Default 200. */
   status?: S;
   /** Headers of this answer (they win over those the middleware added). */
@@ -32,7 +32,7 @@ const serialized = new WeakMap<object, string>();
 export function answerJson<T extends object, S extends ContentfulStatusCode = 200>(
   c: Context,
   value: T,
-  { status = 200 as S, headers = {}, shared = false }: JsonAnswerOptions<S> = {},
+  { status = 200 as S, headers = {}, shared = false }: JsonAnswerParameters<S> = {},
 ): Promise<JsonAnswer<T, S>> {
   let text = shared ? serialized.get(value) : undefined;
   if (text === undefined) {

@@ -1,14 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
 
-export type JsonBodyOptions = { maxBytes: number };
+export type JsonBodyParameters = { maxBytes: number };
 
 /**
  * Reads a JSON request body before the route's schema sees it: a wrong content type is 400, a body
  * larger than `maxBytes` is 413 (refused by its Content-Length at once, and never buffered past the
  * cap while streaming), malformed JSON is 400.
  */
-export function jsonBody({ maxBytes }: JsonBodyOptions): MiddlewareHandler {
+export function jsonBody({ maxBytes }: JsonBodyParameters): MiddlewareHandler {
   return async function jsonBody(c, next) {
     if (!/^application\/(.+\+)?json\b/i.test(c.req.header("content-type") ?? "")) {
       throw new ApiError("UNSUPPORTED_CONTENT_TYPE", "the body must be JSON with content-type application/json");

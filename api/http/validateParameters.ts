@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import { validationHook } from "./validationHook";
 
 /** A route's path and query parameter schemas. */

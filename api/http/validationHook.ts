@@ -1,6 +1,6 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { z } from "zod";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import { ApiError } from "../errors";
 
 /**

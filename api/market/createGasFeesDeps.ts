@@ -2,7 +2,7 @@ import { createBlockCache } from "../chain/createBlockCache";
 import { probeProvider } from "../chain/probeProvider";
 import type { RpcProvider } from "../chain/providers";
 import { shareHeadReads } from "../health/shareHeadReads";
-import type { GasObservation, ObserveGasFeesDeps } from "./observeGasFees";
+import type { GasObservation, ObserveGasFeesParameters } from "./observeGasFees";
 
 export type CreateGasFeesDepsParameters = {
   providers: readonly RpcProvider[];
@@ -24,7 +24,7 @@ export const gasFeesCacheEntries = 4;
  * and since at most one block boundary falls within half a block, a shared head is never more than one
  * block behind the chain, so an answer is at most one block old. Observations are kept per block (`gasFeesCacheEntries`).
  */
-export function createGasFeesDeps({ providers, chainId, blockTimeMs, now }: CreateGasFeesDepsParameters): ObserveGasFeesDeps {
+export function createGasFeesDeps({ providers, chainId, blockTimeMs, now }: CreateGasFeesDepsParameters): ObserveGasFeesParameters {
   // A provider that hangs costs a pin half its RPC_TIMEOUT_MS at most (2 s by default).
   const readHead = shareHeadReads(probeProvider, { ttlMs: blockTimeMs / 2, now });
   return { providers, chainId, readHead, cache: createBlockCache<GasObservation>({ maxEntries: gasFeesCacheEntries }), now };

@@ -2,7 +2,7 @@ import { baseTokens } from "../../base/baseChain";
 import type { DexDeployments } from "../../base/poolCandidates";
 import type { RpcProvider } from "../chain/providers";
 import type { Config } from "../config";
-import type { SimulateTradeDeps } from "./simulateTrade";
+import type { SimulateTradeParameters } from "./simulateTrade";
 
 export type CreateSimulateTradeDepsParameters = {
   providers: readonly RpcProvider[];
@@ -16,7 +16,7 @@ export type CreateSimulateTradeDepsParameters = {
  * The trade simulation's dependencies as the server runs them (and bench:simulation and the tests): USDC and
  * WETH at their Base addresses (the devnet's too).
  */
-export function createSimulateTradeDeps({ providers, chainId, dexes, market }: CreateSimulateTradeDepsParameters): SimulateTradeDeps {
+export function createSimulateTradeDeps({ providers, chainId, dexes, market }: CreateSimulateTradeDepsParameters): SimulateTradeParameters {
   return {
     providers,
     chainId,

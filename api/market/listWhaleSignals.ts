@@ -10,14 +10,14 @@ import type { WhaleSignal, WhaleSignalsResponse } from "./WhaleSignalsResponse";
 /** Signals per answer (the spec's tool description: at most 50). */
 export const whaleSignalLimit = 50;
 
-export type ListWhaleSignalsDeps = { readMarket: ReadMarket; indexDb: IndexDb; chainId: number; windowBlocks: number };
+export type ListWhaleSignalsParameters = { readMarket: ReadMarket; indexDb: IndexDb; chainId: number; windowBlocks: number };
 
 /**
  * The newest (at most 50) transfers of verified tracked tokens at or above their whale threshold, mined in
  * the `windowBlocks` blocks up to the index head, each valued at its token's current indexed USD price
  * (with that price's basis), or marked unvalued when the token has none.
  */
-export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Result<WhaleSignalsResponse>> {
+export async function listWhaleSignals(deps: ListWhaleSignalsParameters): Promise<Result<WhaleSignalsResponse>> {
   const market = await deps.readMarket();
   if (!market.ok) return market;
   const { snapshot, provenance } = market.value;
@@ -29,7 +29,7 @@ export async function listWhaleSignals(deps: ListWhaleSignalsDeps): Promise<Resu
 const signalsBySnapshot = new WeakMap<MarketSnapshot, Promise<Result<Omit<WhaleSignalsResponse, "provenance">>>>();
 
 /** A snapshot comes from one market reader, whose deps these are: they are the same at every call. */
-function signalsOf(deps: ListWhaleSignalsDeps, snapshot: MarketSnapshot) {
+function signalsOf(deps: ListWhaleSignalsParameters, snapshot: MarketSnapshot) {
   let signals = signalsBySnapshot.get(snapshot);
   if (!signals) {
     signals = readSignals(deps, snapshot);
@@ -39,7 +39,7 @@ function signalsOf(deps: ListWhaleSignalsDeps, snapshot: MarketSnapshot) {
 }
 
 async function readSignals(
-  deps: ListWhaleSignalsDeps,
+  deps: ListWhaleSignalsParameters,
   snapshot: MarketSnapshot,
 ): Promise<Result<Omit<WhaleSignalsResponse, "provenance">>> {
   const toBlock = snapshot.head.number;

@@ -12,7 +12,7 @@ import { toGasFees } from "./toGasFees";
 /** What one pinned block's reads produced, kept per block and shared between requests. */
 export type GasObservation = { reading: GasReading; block: ObservationBlock; providers: string[] };
 
-export type ObserveGasFeesDeps = {
+export type ObserveGasFeesParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
   /** How heads are read to pin a block: shared between requests (`createGasFeesDeps`), so pinning costs no round trip per request. */
@@ -52,7 +52,7 @@ const request: GasReadingRequest = {
  * parameters, all read at that block. Requests at the same pinned block share one set of reads; when
  * evidence grade cannot be had, DATA_SOURCE_UNAVAILABLE says why (never a partial or default answer).
  */
-export async function observeGasFees(deps: ObserveGasFeesDeps): Promise<Result<GasFees>> {
+export async function observeGasFees(deps: ObserveGasFeesParameters): Promise<Result<GasFees>> {
   const now = deps.now ?? (() => new Date());
   const pinned = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now, readHead: deps.readHead });
   if (!pinned.evidenceGrade) return unpinnedRefusal(pinned);
@@ -73,7 +73,7 @@ export async function observeGasFees(deps: ObserveGasFeesDeps): Promise<Result<G
 }
 
 /** Reads at `pinned`; when the head moved on before the reads, pins once more (afresh, unshared) and reads there. */
-async function observeAt(deps: ObserveGasFeesDeps, pinned: ObservationBlock, now: () => Date): Promise<Result<GasObservation>> {
+async function observeAt(deps: ObserveGasFeesParameters, pinned: ObservationBlock, now: () => Date): Promise<Result<GasObservation>> {
   const first = await readAt(deps, pinned);
   if (first !== "headMoved") return first;
   const repinned = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId, now });
@@ -86,7 +86,7 @@ async function observeAt(deps: ObserveGasFeesDeps, pinned: ObservationBlock, now
   });
 }
 
-async function readAt(deps: ObserveGasFeesDeps, block: ObservationBlock): Promise<Result<GasObservation> | "headMoved"> {
+async function readAt(deps: ObserveGasFeesParameters, block: ObservationBlock): Promise<Result<GasObservation> | "headMoved"> {
   const agreed = await agreeOnGasReadings(block, deps.providers, request);
   if (agreed.kind === "headMoved") return "headMoved";
   if (agreed.kind === "unavailable") {

@@ -10,7 +10,7 @@ import { buildMarketSnapshot, type MarketRules, type MarketSnapshot } from "./bu
 import type { MarketProvenance } from "./MarketProvenance";
 import { parStableSymbols } from "./marketSymbols";
 
-export type ReadMarketDeps = {
+export type ReadMarketParameters = {
   indexDb: IndexDb;
   chainId: number;
   providers: readonly RpcProvider[];
@@ -46,7 +46,7 @@ export type ReadMarket = () => Promise<Result<MarketReading>>;
  * is being built, requests wait for the same build. One reading (or refusal) is given to every request
  * while the pin and the snapshot stay the same objects, so answers derived from it can be kept per reading.
  */
-export function createReadMarket(deps: ReadMarketDeps): ReadMarket {
+export function createReadMarket(deps: ReadMarketParameters): ReadMarket {
   let cached: { hash: string; snapshot: Promise<MarketSnapshot | null> } | null = null;
   const indexHeadTtlMs = deps.indexHeadTtlMs ?? 0;
   const readIndexHead = shareReads(
@@ -103,7 +103,7 @@ function readingAt(
   observationBlock: ObservationBlock,
   pinned: number,
   latest: MarketSnapshot,
-  deps: ReadMarketDeps,
+  deps: ReadMarketParameters,
 ): Result<MarketReading> {
   const headBlock = Number(latest.head.number);
   // The pinned head is shared for up to a second, so the index may be a block past it: that is no lag.

@@ -28,7 +28,7 @@ import type {
 import { tradeSimulationLimitations } from "./tradeSimulationLimitations";
 import { tradeSimulatorAbi, tradeSimulatorRuntime } from "./tradeSimulatorCode";
 
-export type SimulateTradeDeps = {
+export type SimulateTradeParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
   /** Where the chain's DEXes derive their pools (base/baseDexDeployments.ts, or the devnet manifest's `dexes`). */
@@ -56,7 +56,10 @@ export const simulationPeer = syntheticAddress("trade simulation peer");
  * whose state overrides place the helper contract at a synthetic trader and peer and fund the trader's
  * quote asset through the balance slot the batch found. Two round trips after the pin; `conclusion` is null.
  */
-export async function simulateTrade(deps: SimulateTradeDeps, request: TradeSimulationRequest): Promise<Result<TradeSimulationResponse>> {
+export async function simulateTrade(
+  deps: SimulateTradeParameters,
+  request: TradeSimulationRequest,
+): Promise<Result<TradeSimulationResponse>> {
   const block = await pinObservationBlock({ providers: deps.providers, chainId: deps.chainId });
   if (block.status !== "PINNED" || block.blockNumber === null) {
     return failure("DATA_SOURCE_UNAVAILABLE", "no Base RPC provider answered: no observation block could be pinned", {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Result } from "../errors";
 import type { RouteDefinition } from "../routes/defineRoute";
-import type { RouteDeps } from "../routes/RouteDeps";
+import type { RouteParameters } from "../routes/RouteParameters";
 
 /**
  * An MCP tool as its route's module declares it: its name, what it does, its zod input and output
@@ -14,7 +14,7 @@ export type RouteTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   description: string;
   input: I;
   output: O;
-  serve(deps: RouteDeps): (input: z.output<I>) => Promise<Result<z.output<O>>>;
+  serve(deps: RouteParameters): (input: z.output<I>) => Promise<Result<z.output<O>>>;
   summarize(value: z.output<O>): string;
 };
 

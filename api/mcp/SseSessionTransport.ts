@@ -10,7 +10,7 @@ export type SseStreamBounds = {
   maxQueuedBytes: number;
 };
 
-export type SseSessionTransportOptions = SseStreamBounds & {
+export type SseSessionTransportParameters = SseStreamBounds & {
   sessionId: string;
   /** Where the client posts its messages (the `endpoint` event's data). */
   endpoint: string;
@@ -38,7 +38,7 @@ export class SseSessionTransport implements Transport {
   #maxQueuedBytes: number;
   #closed = false;
 
-  constructor({ sessionId, endpoint, keepAliveMs, idleMs, maxQueuedBytes }: SseSessionTransportOptions) {
+  constructor({ sessionId, endpoint, keepAliveMs, idleMs, maxQueuedBytes }: SseSessionTransportParameters) {
     this.sessionId = sessionId;
     this.#maxQueuedBytes = maxQueuedBytes;
     this.stream = new ReadableStream<Uint8Array>(

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { Context, type MiddlewareHandler } from "hono";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import { ApiError } from "../errors";
 import { handleError } from "../http/errorHandling";
 import { answerJson } from "../http/jsonAnswer";

@@ -1,4 +1,4 @@
-import type { RouteDeps } from "../routes/RouteDeps";
+import type { RouteParameters } from "../routes/RouteParameters";
 import type { ServedRoute } from "../routes/servedRoute";
 import type { McpTool } from "./McpTool";
 
@@ -16,7 +16,7 @@ const priceOf = (route: ServedRoute) =>
  * The MCP tools of the routes that declare one, in the routes' order: each over its route's own service
  * with the same dependencies, its description closed by the REST call it answers as and its price.
  */
-export function mcpTools(routes: readonly ServedRoute[], deps: RouteDeps): McpTool[] {
+export function mcpTools(routes: readonly ServedRoute[], deps: RouteParameters): McpTool[] {
   return routes.flatMap((route) => {
     if (!route.tool) return [];
     const { serve, ...tool } = route.tool;

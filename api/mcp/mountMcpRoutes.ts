@@ -18,7 +18,7 @@ import { registryEntry } from "./registryEntry";
 import { serverCard } from "./serverCard";
 
 /** The MCP endpoints' bounds and browser policy (the per-minute request budget is the access chain's: `rateLimited: "MCP"`). */
-export type McpOptions = {
+export type McpParameters = {
   /** Origins a browser may call the MCP endpoints from (403 otherwise); a request without Origin passes. */
   allowedOrigins: readonly string[];
   /** Open legacy SSE streams, and 2026-era listen streams, per replica at most. */
@@ -39,7 +39,7 @@ export type MountMcpRoutesParameters = {
   origins: ServiceOrigins;
   /** The per-address bucket of a request (hashed client address): whose streams a new one counts against. */
   clientBucket: (c: Context) => string;
-  options: McpOptions;
+  options: McpParameters;
 };
 
 /** Largest MCP message accepted (413 beyond it): the tools' arguments are an address or a symbol. */

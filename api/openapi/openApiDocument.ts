@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { baseNetwork } from "../../base/baseChain";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import type { ServiceOrigins } from "../config";
 import { apiVersion } from "../health/checkStatus";
 import { routeGroups } from "../routes/routeGroups";

@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import type { RouteDefinition } from "./defineRoute";
 
 /** Registers a route of the list with its handler; the middleware comes from the definition. */

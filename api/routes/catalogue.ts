@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { baseUsdc } from "../../base/baseChain";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import type { ServiceOrigins } from "../config";
 import { answerJson } from "../http/jsonAnswer";
 import { requestOrigin } from "../http/requestOrigin";

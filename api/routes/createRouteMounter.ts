@@ -1,8 +1,8 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import { chargeCredits } from "../access/chargeCredits";
-import type { AccessDeps } from "../access/createAccessServices";
+import type { AccessParameters } from "../access/createAccessServices";
 import { limitIntentsPerClient } from "../access/limitIntentsPerClient";
 import { publicLimit } from "../access/publicLimit";
 import { requireApiKey } from "../access/requireApiKey";
@@ -17,7 +17,7 @@ import type { X402Service } from "../x402/createX402Service";
 import { plans } from "./catalogue";
 import { defaultMaxBodyBytes, type RouteDefinition } from "./defineRoute";
 import type { AccessChain, MountRoute } from "./MountRoute";
-import type { RouteDeps } from "./RouteDeps";
+import type { RouteParameters } from "./RouteParameters";
 import type { ServedRoute } from "./servedRoute";
 
 /**
@@ -26,7 +26,7 @@ import type { ServedRoute } from "./servedRoute";
  * and `x402` configured, else per-call payment), the hourly intent budget, the credit meter, the app
  * store's readiness, the JSON body. The REST routes and the MCP tools that serve them run the same chain.
  */
-export function createAccessChain(access: AccessDeps, x402: X402Service | null, counters: UsageCounters): AccessChain {
+export function createAccessChain(access: AccessParameters, x402: X402Service | null, counters: UsageCounters): AccessChain {
   const limitPerClient = publicLimit(access);
   const limitMcpPerClient = publicLimit({ ...access, scope: "MCP" });
   const intentsPerClient = limitIntentsPerClient({ ...access, perHour: access.maxIntentsPerClientPerHour });
@@ -79,7 +79,7 @@ export function createRouteMounter(app: OpenAPIHono<AccessEnv>, accessChain: Acc
 }
 
 /** Mounts the routes whose modules carry their handlers, each made from the app's dependencies. */
-export function mountServedRoutes(mount: MountRoute, routes: readonly ServedRoute[], deps: RouteDeps): void {
+export function mountServedRoutes(mount: MountRoute, routes: readonly ServedRoute[], deps: RouteParameters): void {
   // `servedRoute` and `payableRoute` typed each handler against its own route; the list keeps only that it has one.
   for (const route of routes) mount(route, route.handler(deps) as never);
 }

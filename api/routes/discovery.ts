@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AccessDeps } from "../access/createAccessServices";
+import type { AccessParameters } from "../access/createAccessServices";
 import { ApiError } from "../errors";
 import { ProductCta, ProductEvent, ProductPage } from "../events/ProductEvent";
 import { answerJson } from "../http/jsonAnswer";
@@ -19,8 +19,8 @@ import { defineRoute, jsonRequestBody } from "./defineRoute";
 import type { MountRoute } from "./MountRoute";
 import { bodyErrors } from "./routeErrors";
 
-/** AppDeps.discovery: the usage counters, the stats' store and token, and the health history's sampling. */
-export type DiscoveryDeps = {
+/** AppParameters.discovery: the usage counters, the stats' store and token, and the health history's sampling. */
+export type DiscoveryParameters = {
   appStore: AppStore;
   counters: UsageCounters;
   /** This deployment's counter bucket (production on mainnet, test on the devnet). */
@@ -102,7 +102,12 @@ export const sample = defineRoute({
 });
 
 /** Stats, product events and the frozen samples (the captures `routes` name): the keyless discovery routes of the spec. */
-export function mountDiscoveryRoutes(mount: MountRoute, deps: DiscoveryDeps, access: AccessDeps, routes: readonly CapturedRoute[]) {
+export function mountDiscoveryRoutes(
+  mount: MountRoute,
+  deps: DiscoveryParameters,
+  access: AccessParameters,
+  routes: readonly CapturedRoute[],
+) {
   const statsService = createStatsService({ db: deps.appStore.db, counters: deps.counters, bucket: deps.bucket, clock: deps.clock });
   const authorize = authorizeStats({ ...access, operatorToken: deps.operatorStatsToken });
   mount(stats, async (c) => {

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import { spendableNow } from "../access/createCreditService";
 import { ApiError } from "../errors";
 import { answerJson } from "../http/jsonAnswer";

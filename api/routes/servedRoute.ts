@@ -1,14 +1,14 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import type { RouteTool } from "../mcp/McpTool";
 import { readFrozenCapture } from "../samples/sampleCatalogue";
 import type { CaptureName } from "../samples/sampleNames";
 import { type BazaarExample, bazaarExample } from "../x402/bazaar/bazaarExample";
 import type { AccessPolicy, RouteDefinition } from "./defineRoute";
-import type { RouteDeps } from "./RouteDeps";
+import type { RouteParameters } from "./RouteParameters";
 
 /** How a route answers, made from the app's dependencies. */
-type HandlerOf<R extends RouteDefinition> = (deps: RouteDeps) => RouteHandler<R["openapi"], AccessEnv>;
+type HandlerOf<R extends RouteDefinition> = (deps: RouteParameters) => RouteHandler<R["openapi"], AccessEnv>;
 
 /** What a route module adds to its definition: its handler, its MCP tool, the frozen capture of its answer. */
 type ServedParts<R extends RouteDefinition> = {
@@ -21,7 +21,7 @@ type ServedParts<R extends RouteDefinition> = {
 
 /** A route with its handler: what the app mounts and the MCP server calls, whatever the route's own types. */
 export type ServedRoute = RouteDefinition & {
-  handler: (deps: RouteDeps) => unknown;
+  handler: (deps: RouteParameters) => unknown;
   tool?: RouteTool | null;
   capture?: CaptureName;
 };

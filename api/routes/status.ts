@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { probeProvider } from "../chain/probeProvider";
 import { success } from "../errors";
-import { type CheckStatusDeps, checkStatus } from "../health/checkStatus";
+import { type CheckStatusParameters, checkStatus } from "../health/checkStatus";
 import { readAvailability } from "../health/readAvailability";
 import { StatusReport } from "../health/StatusReport";
 import { shareHeadReads } from "../health/shareHeadReads";
@@ -12,13 +12,13 @@ import { defineRoute } from "./defineRoute";
 import { servedRoute } from "./servedRoute";
 
 /** Where the status route reads the recorded health samples, their sampling interval, and the clock the windows end at. */
-export type StatusHistoryDeps = { appStore: AppStore; healthSampleIntervalSeconds: number; clock?: () => Date };
+export type StatusHistoryParameters = { appStore: AppStore; healthSampleIntervalSeconds: number; clock?: () => Date };
 
 /**
  * The live status with its recorded availability, as the route and the MCP tool answer it: provider
  * head reads are shared by concurrent calls and reused for a second.
  */
-export function createStatusCheck(deps: CheckStatusDeps, history: StatusHistoryDeps): () => Promise<StatusReport> {
+export function createStatusCheck(deps: CheckStatusParameters, history: StatusHistoryParameters): () => Promise<StatusReport> {
   // A provider that hangs costs the status page half its RPC_TIMEOUT_MS at most (2 s by default).
   const readHead = shareHeadReads(deps.readHead ?? probeProvider, { now: deps.now });
   const now = history.clock ?? (() => new Date());

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
-import type { AccessOptions } from "../access/AccessOptions";
+import type { AccessControlParameters } from "../access/AccessControlParameters";
 import { admitCredential, clientOf, consumeRateLimit } from "../access/authenticate";
 import { matchesSha256Digest } from "../access/matchesSha256Digest";
 import { ApiError } from "../errors";
 
-export type AuthorizeStatsOptions = Pick<AccessOptions, "rateLimits" | "clientBucket" | "authFailures"> & {
+export type AuthorizeStatsParameters = Pick<AccessControlParameters, "rateLimits" | "clientBucket" | "authFailures"> & {
   /** OPERATOR_STATS_TOKEN; undefined: there is no operator view. */
   operatorToken: string | undefined;
 };
@@ -20,7 +20,7 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest();
  * operator request, so it spends no failed authentication. With `bucket` (operator only) a missing or
  * wrong token is 401, and a wrong one spends one of the address's failed authentications.
  */
-export function authorizeStats(opts: AuthorizeStatsOptions) {
+export function authorizeStats(opts: AuthorizeStatsParameters) {
   const tokenDigest = opts.operatorToken ? sha256(opts.operatorToken) : undefined;
   return async function authorizeStats(c: Context, bucketAsked: boolean): Promise<"PUBLIC" | "OPERATOR"> {
     const client = clientOf(c, opts);

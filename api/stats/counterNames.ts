@@ -1,4 +1,4 @@
-import type { Principal } from "../access/AccessOptions";
+import type { Principal } from "../access/AccessControlParameters";
 import type { ProductEvent } from "../events/ProductEvent";
 
 /** How a counted answer was paid for: an API key's credits, an x402 payment, the gateway, or nothing (the demo). */

@@ -42,7 +42,7 @@ export type X402Service = Pick<X402Offer, "offerOf" | "challenge"> & {
 };
 
 /** batch-settlement beside exact: where its escrow is checked, and the payer's withdrawal delay asked of channels. */
-export type BatchSettlementOptions = {
+export type BatchSettlementParameters = {
   /** Whether the escrow runs on this chain with the expected code (checked at start). */
   escrow: EscrowCodeCheck;
   /** Seconds a payer's timed withdrawal must wait, asked of every channel (the package's minimum, 900, by default). */
@@ -89,7 +89,7 @@ export type CreateX402ServiceParameters = {
    * x402's batch-settlement offered beside exact where its escrow is found; absent: exact alone. Needs
    * `signer`, whose key is the channels' receiverAuthorizer.
    */
-  batchSettlement?: BatchSettlementOptions;
+  batchSettlement?: BatchSettlementParameters;
 };
 
 /**
@@ -163,7 +163,7 @@ export function createX402Service(p: CreateX402ServiceParameters): X402Service {
 }
 
 /** The batch-settlement server scheme receiving at `payTo`, its channels and their vouchers in the app store. */
-function batchSettlementOf(options: BatchSettlementOptions, signer: X402Signer, db: AppDb, payTo: Address) {
+function batchSettlementOf(options: BatchSettlementParameters, signer: X402Signer, db: AppDb, payTo: Address) {
   const channels = createStoreChannelStorage(db);
   const scheme = new BatchSettlementEvmScheme(payTo, {
     storage: channels,

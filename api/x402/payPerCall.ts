@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
-import type { AccessEnv } from "../access/AccessOptions";
+import type { AccessEnv } from "../access/AccessControlParameters";
 import type { ServiceOrigins } from "../config";
 import { ApiError } from "../errors";
 import { errorAnswer } from "../http/errorHandling";
@@ -10,7 +10,7 @@ import type { X402Service } from "./createX402Service";
 import type { PaidRoute } from "./PaidRoute";
 import { keptAnswerHeaders } from "./paidAnswer";
 
-export type PayPerCallOptions = {
+export type PayPerCallParameters = {
   service: X402Service;
   route: PaidRoute;
   /** The challenge names the resource at the origin the request came through. */
@@ -32,7 +32,7 @@ const challengeHeaders = (challenge: PaymentRequired) => ({
  * A settlement that fails or is not known yet replaces the answer: nothing is served unpaid. A retry
  * of a payment already paid for gets its stored answer, without the handler.
  */
-export function payPerCall({ service, route, origins, plansUrl }: PayPerCallOptions): MiddlewareHandler<AccessEnv> {
+export function payPerCall({ service, route, origins, plansUrl }: PayPerCallParameters): MiddlewareHandler<AccessEnv> {
   return async function payPerCall(c, next) {
     const resource = { url: `${requestOrigin(c, origins)}${c.req.path}`, path: c.req.path };
     const header = c.req.header("payment-signature");

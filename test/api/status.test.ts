@@ -4,7 +4,7 @@ import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { RpcProvider } from "../../api/chain/providers";
-import type { CheckStatusDeps } from "../../api/health/checkStatus";
+import type { CheckStatusParameters } from "../../api/health/checkStatus";
 import { StatusReport } from "../../api/health/StatusReport";
 import type { IndexDb } from "../../api/index/indexDb";
 import { type AppStore, createAppStore } from "../../api/store/createAppStore";
@@ -40,7 +40,7 @@ const statusApp = (
   db: IndexDb,
   providers: string | RpcProvider[],
   appStore: AppStore = testAppStore(),
-  extra: Partial<CheckStatusDeps> = {},
+  extra: Partial<CheckStatusParameters> = {},
 ) =>
   createApp(
     testAppDeps(manifest, db, {
@@ -107,7 +107,7 @@ describe("GET /v1/status", () => {
 
   test("behavior: x402 is reported as it stands: not configured, an unfunded gas key, an unreachable chain or facilitator, a store down", async () => {
     const x402Of = async (
-      x402Facilitator: CheckStatusDeps["x402Facilitator"],
+      x402Facilitator: CheckStatusParameters["x402Facilitator"],
       providers: string | RpcProvider[] = manifest.rpcUrl,
       store = testAppStore(),
     ) => {

@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AuditResponse } from "../../api/capability/AuditResponse";
 import type { ContractAnalysis } from "../../api/capability/analyseContract";
-import { type AuditContractDeps, auditContract } from "../../api/capability/auditContract";
+import { type AuditContractParameters, auditContract } from "../../api/capability/auditContract";
 import { createObservationCache } from "../../api/capability/createObservationCache";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { pinnedBlock } from "../support/observationBlock";
@@ -119,7 +119,7 @@ const stateBearing = ["eth_getCode", "eth_getStorageAt", "eth_call"];
 
 describe("observation cache, measured through a real RPC proxy process", () => {
   let proxy: RpcProxy;
-  let deps: AuditContractDeps;
+  let deps: AuditContractParameters;
   beforeAll(async () => {
     proxy = await startRpcProxy(manifest.rpcUrl);
     deps = { providers: [devnetProvider(proxy.url, "proxied-devnet")], chainId: 8453 };
@@ -133,7 +133,7 @@ describe("observation cache, measured through a real RPC proxy process", () => {
     const after = await proxy.counts();
     return { value, reads: stateBearing.reduce((n, m) => n + (after[m] ?? 0) - (before[m] ?? 0), 0) };
   }
-  async function audit(observationCache: AuditContractDeps["observationCache"], name: string) {
+  async function audit(observationCache: AuditContractParameters["observationCache"], name: string) {
     const result = await auditContract({ ...deps, observationCache }, named(name));
     if (!result.ok) throw new Error(result.message);
     return AuditResponse.parse(result.value);

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ClientOptions, createClient, DataSourceUnavailableError, RateLimitedError } from "../../clients/js/src/index";
+import { type ClientParameters, createClient, DataSourceUnavailableError, RateLimitedError } from "../../clients/js/src/index";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { type HttpFaultProxy, startHttpFaultProxy } from "../support/httpFaultProxy";
 import { usdcBalance } from "../support/usdc";
@@ -40,7 +40,7 @@ async function freeKey(i: number): Promise<string> {
   return apiKey ?? "";
 }
 /** A client of the service itself with `options` (e.g. the fault proxy as its base URL). */
-const clientOf = (options: Partial<ClientOptions>) => createClient({ baseUrl: running.service.baseUrl, ...options });
+const clientOf = (options: Partial<ClientParameters>) => createClient({ baseUrl: running.service.baseUrl, ...options });
 const requestsTo = async (path: string) => (await proxy.log()).filter((seen) => seen.path.startsWith(path)).map((seen) => seen.outcome);
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import type { CreateAccessServicesParameters } from "../../api/access/createAccessServices";
 import { createApp } from "../../api/app";
-import type { DiscoveryDeps } from "../../api/routes/discovery";
+import type { DiscoveryParameters } from "../../api/routes/discovery";
 import type { AggregateStats } from "../../api/stats/StatsResponse";
 import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
@@ -15,7 +15,7 @@ export function discoveryApp(
   manifest: Manifest,
   backend: Backend,
   access: Partial<CreateAccessServicesParameters> = {},
-  discoveryOverrides: Partial<DiscoveryDeps> = {},
+  discoveryOverrides: Partial<DiscoveryParameters> = {},
   x402: X402Service = testX402Service(manifest, backend.store),
 ) {
   const discovery = testDiscoveryDeps(backend.store, discoveryOverrides);

@@ -9,7 +9,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { GasFees, type WeiAmount } from "../../api/market/GasFees";
-import { feeHistoryBlocks, type ObserveGasFeesDeps, observeGasFees, priorityFeePercentiles } from "../../api/market/observeGasFees";
+import { feeHistoryBlocks, type ObserveGasFeesParameters, observeGasFees, priorityFeePercentiles } from "../../api/market/observeGasFees";
 import { basePredeploys } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetL1FeeParameters } from "../../devnet/seed/gasPriceOracle";
@@ -47,7 +47,7 @@ async function proxy(mode: RpcProxyMode = "pass"): Promise<RpcProxy> {
 }
 
 /** An app whose market routes read from `providers` (and whose other parts are the test devnet's). */
-function appReading(providers: RpcProvider[], gasFees: Partial<ObserveGasFeesDeps> = {}): App {
+function appReading(providers: RpcProvider[], gasFees: Partial<ObserveGasFeesParameters> = {}): App {
   const market = testMarketDeps(providers, indexDb, manifest.dexes);
   return createApp(testAppDeps(manifest, indexDb, { market: { ...market, gasFees: { ...market.gasFees, ...gasFees } } }));
 }

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextp
 import { type Address, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { CreateAccessServicesParameters } from "../../api/access/createAccessServices";
-import { type AppDeps, createApp } from "../../api/app";
+import { type AppParameters, createApp } from "../../api/app";
 import { servedRoutes } from "../../api/routes/routeList";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
@@ -38,7 +38,7 @@ export type McpTestService = {
 
 export async function startMcpService(
   manifest: Manifest,
-  overrides: Partial<AppDeps> = {},
+  overrides: Partial<AppParameters> = {},
   accessOverrides: Partial<CreateAccessServicesParameters> = {},
 ): Promise<McpTestService> {
   const backend = await openBackend(process.env.DATABASE_URL ? "postgres" : "pglite");

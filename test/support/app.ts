@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../api/app";
+import type { AppParameters } from "../../api/app";
 import { createDissectionCache } from "../../api/capability/createDissectionCache";
 import { createObservationCache } from "../../api/capability/createObservationCache";
 import { demoSamples } from "../../api/capability/demoSamples";
@@ -7,7 +7,7 @@ import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
 import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
-import type { DiscoveryDeps } from "../../api/routes/discovery";
+import type { DiscoveryParameters } from "../../api/routes/discovery";
 import { createUsageCounters } from "../../api/stats/createUsageCounters";
 import type { AppStore } from "../../api/store/createAppStore";
 import type { DexDeployments } from "../../base/poolCandidates";
@@ -27,7 +27,7 @@ export function testMarketDeps(
   indexDb: IndexDb,
   dexes: DexDeployments,
   maxIndexLagBlocks = 10,
-): AppDeps["market"] {
+): AppParameters["market"] {
   const readMarket = createReadMarket({
     indexDb,
     chainId: 8453,
@@ -48,7 +48,7 @@ export function testMarketDeps(
 export const testOperatorStatsToken = "operator-stats-token-0123456789abcdef";
 
 /** Usage counters (written on flush only), stats and history over `appStore`, in the devnet's `test` bucket. */
-export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides: Partial<DiscoveryDeps> = {}): DiscoveryDeps {
+export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides: Partial<DiscoveryParameters> = {}): DiscoveryParameters {
   return {
     appStore,
     counters: createUsageCounters({ db: appStore.db, bucket: "test", flushIntervalMs: 0 }),
@@ -60,7 +60,7 @@ export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides
 }
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
-export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppDeps> = {}): AppDeps {
+export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppParameters> = {}): AppParameters {
   const providers: RpcProvider[] = [devnetProvider(manifest.rpcUrl)];
   const x402 = overrides.x402 === undefined ? testX402Service(manifest) : overrides.x402;
   return {

@@ -1,11 +1,11 @@
 import type { RpcProvider } from "../../api/chain/providers";
 import { createSimulateTradeDeps } from "../../api/market/createSimulateTradeDeps";
-import type { SimulateTradeDeps } from "../../api/market/simulateTrade";
+import type { SimulateTradeParameters } from "../../api/market/simulateTrade";
 import type { TradeFigure, TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 
 /** The trade simulation's dependencies over a devnet (or a fork of it) read through `providers`, with the configuration's defaults. */
-export function simulationDeps(manifest: Pick<Manifest, "chainId" | "dexes">, providers: readonly RpcProvider[]): SimulateTradeDeps {
+export function simulationDeps(manifest: Pick<Manifest, "chainId" | "dexes">, providers: readonly RpcProvider[]): SimulateTradeParameters {
   return createSimulateTradeDeps({
     providers,
     chainId: manifest.chainId,

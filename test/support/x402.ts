@@ -6,7 +6,7 @@ import { authorizationSignatureCheck } from "../../api/x402/authorizationSignatu
 import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { createInProcessFacilitator } from "../../api/x402/createInProcessFacilitator";
 import {
-  type BatchSettlementOptions,
+  type BatchSettlementParameters,
   type CreateX402ServiceParameters,
   createX402Service,
   type X402Service,
@@ -40,7 +40,7 @@ export function testFacilitator(
 export function testBatchSettlement(
   manifest: Manifest,
   providers: readonly RpcProvider[] = [devnetProvider(manifest.rpcUrl)],
-): BatchSettlementOptions {
+): BatchSettlementParameters {
   return { escrow: escrowCodeCheck({ providers, chainId: 8453, expectedCodeHash: manifest.codeHashes.x402BatchSettlement }) };
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { beforeAll, describe, expect, test } from "vitest";
-import type { AccessEnv } from "../../api/access/AccessOptions";
+import type { AccessEnv } from "../../api/access/AccessControlParameters";
 import { chargeCredits } from "../../api/access/chargeCredits";
 import { type CreditService, createCreditService, spendableNow } from "../../api/access/createCreditService";
 import { answer, answerHeaders } from "../../api/http/answer";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import type { AccessEnv } from "../../api/access/AccessOptions";
+import type { AccessEnv } from "../../api/access/AccessControlParameters";
 import { handleError } from "../../api/http/errorHandling";
 import { validateParameters } from "../../api/http/validateParameters";
 

@@ -4,7 +4,7 @@ import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { Hono } from "hono";
 import type { Hex } from "viem";
 import { beforeEach, describe, expect, test } from "vitest";
-import type { AccessEnv } from "../../api/access/AccessOptions";
+import type { AccessEnv } from "../../api/access/AccessControlParameters";
 import { ApiError } from "../../api/errors";
 import { handleError } from "../../api/http/errorHandling";
 import { routes } from "../../api/routes/routeList";

@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { AccessEnv } from "../../access/AccessOptions";
+import type { AccessEnv } from "../../access/AccessControlParameters";
 import { auditContractCountingReads } from "../../capability/auditContract";
 import { previewAudit } from "../../capability/previewAudit";
 import { ApiError } from "../../errors";
@@ -7,7 +7,7 @@ import { answerJson } from "../../http/jsonAnswer";
 import { observationError, provenanceHeaders } from "../../http/provenance";
 import { plans } from "../catalogue";
 import { defineRoute } from "../defineRoute";
-import type { RouteDeps } from "../RouteDeps";
+import type { RouteParameters } from "../RouteParameters";
 import { addressPath, observationErrors, provenanceHeaders as provenanceHeaderNames } from "../routeErrors";
 import { servedRoute } from "../servedRoute";
 import { audit } from "./audit";
@@ -36,7 +36,7 @@ const definition = defineRoute({
  */
 export const demoAudit = servedRoute(definition, { handler: demoHandler });
 
-function demoHandler({ capability: deps, clientBucket }: RouteDeps): RouteHandler<(typeof definition)["openapi"], AccessEnv> {
+function demoHandler({ capability: deps, clientBucket }: RouteParameters): RouteHandler<(typeof definition)["openapi"], AccessEnv> {
   const allowlisted = new Set(deps.samples.map((s) => s.address.toLowerCase()));
   return async (c) => {
     const { address } = c.req.valid("param");

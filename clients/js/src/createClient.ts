@@ -1,5 +1,5 @@
-import { type PaymentOptions, payWithX402, type SpendingBudget, usdcToAtomic } from "./payWithX402.js";
-import { type Call, type CallKind, type RequestOptions, readJson, request } from "./request.js";
+import { type PaymentParameters, payWithX402, type SpendingBudget, usdcToAtomic } from "./payWithX402.js";
+import { type Call, type CallKind, type RequestParameters, readJson, request } from "./request.js";
 import type {
   Address,
   AuditResponse,
@@ -32,7 +32,7 @@ import type {
   WhaleSignals,
 } from "./types.js";
 
-export type ClientOptions = {
+export type ClientParameters = {
   /** The service's origin, e.g. `https://api.example.com`. */
   baseUrl: string;
   /** A replica serving the same API: idempotent reads move to it on a connection failure or a 502/503/504. */
@@ -48,12 +48,12 @@ export type ClientOptions = {
   /** The longest `Retry-After` waited for before repeating; default 10 s. */
   maxRetryDelaySeconds?: number;
   /** Optional x402 payment of payable calls asked with `{pay: true}`. */
-  payment?: PaymentOptions;
+  payment?: PaymentParameters;
   fetch?: typeof fetch;
 };
 
 /** Options of a payable call: `pay` pays its x402 challenge instead of using the API key. */
-export type PayableCallOptions = { pay?: boolean | { maxUsdc: string } };
+export type PayableCallParameters = { pay?: boolean | { maxUsdc: string } };
 
 /** What signs a wallet challenge with personal_sign: a viem account, or any object with these two members. */
 export type MessageSigner = { readonly address: Address; signMessage(args: { message: string }): Promise<Hex> };
@@ -68,8 +68,8 @@ export type Client = ReturnType<typeof createClient>;
  * const client = createClient({ baseUrl: "http://127.0.0.1:42069", apiKey });
  * const { data } = await client.tokenPrice("WETH");
  */
-export function createClient(options: ClientOptions) {
-  const transport: RequestOptions = {
+export function createClient(options: ClientParameters) {
+  const transport: RequestParameters = {
     baseUrl: options.baseUrl,
     fallbackUrl: options.fallbackUrl,
     timeoutMs: options.timeoutMs ?? 30_000,
@@ -87,7 +87,7 @@ export function createClient(options: ClientOptions) {
     return (await readJson(await request(transport, { kind, method, path, headers, body }))) as T;
   }
 
-  async function metered<T>(path: string, call: PayableCallOptions = {}): Promise<Metered<T>> {
+  async function metered<T>(path: string, call: PayableCallParameters = {}): Promise<Metered<T>> {
     if (call.pay) {
       const payment = options.payment;
       if (!payment) throw new TypeError("pay needs the client's payment option (a signer and caps)");
@@ -124,15 +124,15 @@ export function createClient(options: ClientOptions) {
     sendEvent: (event: ProductEvent) => json<undefined>("write", "POST", "/v1/events", event, {}),
     demoAudit: (address: Address) => json<DemoAuditResponse>("read", "GET", `/v1/demo/audit/${segment(address)}`),
 
-    audit: (address: Address, call?: PayableCallOptions) => metered<AuditResponse>(`/v1/audit/${segment(address)}`, call),
-    score: (address: Address, call?: PayableCallOptions) => metered<ScoreResponse>(`/v1/security/score/${segment(address)}`, call),
-    gasFees: (call?: PayableCallOptions) => metered<GasFees>("/v1/gas/fees", call),
-    dexMetrics: (call?: PayableCallOptions) => metered<DexMetrics>("/v1/dex/metrics", call),
-    tokenPrice: (symbol: TokenSymbol | (string & {}), call?: PayableCallOptions) =>
+    audit: (address: Address, call?: PayableCallParameters) => metered<AuditResponse>(`/v1/audit/${segment(address)}`, call),
+    score: (address: Address, call?: PayableCallParameters) => metered<ScoreResponse>(`/v1/security/score/${segment(address)}`, call),
+    gasFees: (call?: PayableCallParameters) => metered<GasFees>("/v1/gas/fees", call),
+    dexMetrics: (call?: PayableCallParameters) => metered<DexMetrics>("/v1/dex/metrics", call),
+    tokenPrice: (symbol: TokenSymbol | (string & {}), call?: PayableCallParameters) =>
       metered<TokenPrice>(`/v1/token/price/${segment(symbol)}`, call),
-    whaleSignals: (call?: PayableCallOptions) => metered<WhaleSignals>("/v1/whales/signals", call),
+    whaleSignals: (call?: PayableCallParameters) => metered<WhaleSignals>("/v1/whales/signals", call),
     /** A buy, a transfer and a sell of any ERC-20 on Base, simulated at a pinned block (2 credits, or 0.01 USDC). */
-    tokenSimulation: (address: Address, call?: PayableCallOptions) =>
+    tokenSimulation: (address: Address, call?: PayableCallParameters) =>
       metered<TradeSimulation>(`/v1/token/simulation/${segment(address)}`, call),
     /** API key (or marketplace gateway) only: preflight is not x402-payable. Charged once a valid answer is ready. */
     preflight: async (body: TransactionPreflightRequest) =>

@@ -1,9 +1,9 @@
 export {
   type Client,
-  type ClientOptions,
+  type ClientParameters,
   createClient,
   type MessageSigner,
-  type PayableCallOptions,
+  type PayableCallParameters,
   signChallenge,
 } from "./createClient.js";
 export {
@@ -20,8 +20,8 @@ export {
 } from "./errors.js";
 export type { GuardedTransaction, GuardObservation, GuardPolicy, GuardVerdict } from "./guard/GuardObservation.js";
 export { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guard/guardErrors.js";
-export { type GuardableWallet, type TransactionGuardOptions, transactionGuard } from "./guard/transactionGuard.js";
-export { type PaymentOptions, type PaymentSigner, usdcToAtomic } from "./payWithX402.js";
+export { type GuardableWallet, type TransactionGuardParameters, transactionGuard } from "./guard/transactionGuard.js";
+export { type PaymentParameters, type PaymentSigner, usdcToAtomic } from "./payWithX402.js";
 export type { CallKind } from "./request.js";
 export { callTool, type ToolAnswer } from "./tools/callTool.js";
 export { type JsonSchema, type ToolDefinition, type ToolName, toolAnnotations, toolDefinitions } from "./tools/toolDefinitions.js";

@@ -14,7 +14,7 @@ export type PaymentSigner = {
   }): Promise<Hex>;
 };
 
-export type PaymentOptions = {
+export type PaymentParameters = {
   signer: PaymentSigner;
   /** The most one call may pay, in USDC (decimal text, e.g. "0.05"). */
   maxPerCallUsdc: string;
@@ -42,7 +42,7 @@ export function usdcToAtomic(usdc: string): bigint {
 export async function payWithX402(
   url: URL,
   headers: Record<string, string>,
-  payment: PaymentOptions,
+  payment: PaymentParameters,
   /** Per-call caps in atomic USDC (the client's and the call's): the challenge must be within each. */
   perCallCaps: bigint[],
   budget: SpendingBudget,

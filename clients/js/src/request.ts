@@ -9,7 +9,7 @@ import { errorFromResponse, RateLimitedError, retryAfterSeconds, ServiceError } 
  */
 export type CallKind = "read" | "metered" | "write";
 
-export type RequestOptions = {
+export type RequestParameters = {
   baseUrl: string;
   fallbackUrl: string | undefined;
   timeoutMs: number;
@@ -22,7 +22,7 @@ export type RequestOptions = {
 export type Call = { kind: CallKind; method: "GET" | "POST"; path: string; headers: Record<string, string>; body?: unknown };
 
 /** Sends `call`, repeating and moving to the fallback URL by its kind; answers a 2xx Response or throws a ServiceError. */
-export async function request(options: RequestOptions, call: Call): Promise<Response> {
+export async function request(options: RequestParameters, call: Call): Promise<Response> {
   let base = options.baseUrl;
   for (let attempt = 0; ; attempt++) {
     const last = attempt >= options.retries;
@@ -49,7 +49,7 @@ export async function request(options: RequestOptions, call: Call): Promise<Resp
 
 const gatewayStatuses = new Set([502, 503, 504]);
 
-async function send(options: RequestOptions, base: string, call: Call): Promise<Response | ServiceError> {
+async function send(options: RequestParameters, base: string, call: Call): Promise<Response | ServiceError> {
   const headers: Record<string, string> = { accept: "application/json", ...call.headers };
   if (call.body !== undefined) headers["content-type"] = "application/json";
   try {

@@ -1,4 +1,4 @@
-import type { Client, PayableCallOptions } from "../createClient.js";
+import type { Client, PayableCallParameters } from "../createClient.js";
 import type { Address, Hex } from "../types.js";
 import type { GuardedTransaction, GuardObservation, GuardPolicy, GuardVerdict } from "./GuardObservation.js";
 import { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } from "./guardErrors.js";
@@ -6,7 +6,7 @@ import { GuardPolicyRequiredError, GuardRefusedError, TransactionGuardError } fr
 /** The chain the service observes. */
 const baseChainId = 8453 as const;
 
-export type TransactionGuardOptions = {
+export type TransactionGuardParameters = {
   /** The service client that observes (its API key, or `pay` for audits paid with x402). */
   client: Client;
   /** Without one, every transaction throws GuardPolicyRequiredError before anything is observed or sent. */
@@ -14,7 +14,7 @@ export type TransactionGuardOptions = {
   /** `audit` (default): the target's capability audit; `preflight`: the exact call, resolved and simulated (API key only). */
   observe?: "audit" | "preflight";
   /** Pay the audit with x402 (audit only; see the client's payment option). */
-  pay?: PayableCallOptions["pay"];
+  pay?: PayableCallParameters["pay"];
 };
 
 type AccountLike = Address | { address: Address } | null | undefined;
@@ -51,7 +51,7 @@ export type GuardableWallet = {
  *     ? { allow: false, reason: "the target can self-destruct" } : { allow: true } }));
  * await guarded.writeContract({ address, abi, functionName: "transfer", args: [to, amount] });
  */
-export function transactionGuard(options: TransactionGuardOptions) {
+export function transactionGuard(options: TransactionGuardParameters) {
   return <W extends GuardableWallet>(wallet: W): Pick<W, "sendTransaction" | "writeContract"> => {
     const from = (account: AccountLike) => (typeof account === "string" ? account : (account?.address ?? wallet.account?.address));
     // The service observes Base: a transaction for another chain would be judged on a Base contract's code.
@@ -86,7 +86,7 @@ export function transactionGuard(options: TransactionGuardOptions) {
 
 /** Observes `transaction` and runs the policy; returns only when the policy allows it. */
 async function enforce(
-  { client, policy, observe = "audit", pay }: TransactionGuardOptions,
+  { client, policy, observe = "audit", pay }: TransactionGuardParameters,
   transaction: GuardedTransaction,
 ): Promise<void> {
   if (!policy) throw new GuardPolicyRequiredError();

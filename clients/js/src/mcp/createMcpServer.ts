@@ -5,7 +5,7 @@ import { callTool } from "../tools/callTool.js";
 import { toolAnnotations, toolDefinitions } from "../tools/toolDefinitions.js";
 import { clientVersion } from "../version.js";
 
-export type McpServerOptions = {
+export type McpServerParameters = {
   /** Calls the service: with its API key, or paying when `pay` is set (the client then needs its payment option). */
   client: Client;
   /** Pay each payable call with x402 within the client's caps. */
@@ -19,7 +19,7 @@ export type McpServerOptions = {
  * `_meta["x402/payment-required"]`, a paid call's receipt in `_meta["x402/payment-response"]`, as the
  * service's own MCP endpoint carries them.
  */
-export function createMcpServer({ client, pay }: McpServerOptions): McpServer {
+export function createMcpServer({ client, pay }: McpServerParameters): McpServer {
   const server = new McpServer({
     name: "base-capability-client",
     title: "Base capability and market service (local)",

@@ -1,10 +1,10 @@
-import type { ClientOptions } from "../createClient.js";
+import type { ClientParameters } from "../createClient.js";
 import { usdcToAtomic } from "../payWithX402.js";
 import type { Hex } from "../types.js";
 
 /** What the `mcp` command is configured with, from its environment. */
 export type McpConfig = {
-  client: Omit<ClientOptions, "payment">;
+  client: Omit<ClientParameters, "payment">;
   /** Pay per call with x402 (only without an API key). */
   payment: { privateKey: Hex; maxPerCallUsdc: string; maxTotalUsdc?: string } | null;
 };

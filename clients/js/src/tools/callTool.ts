@@ -1,4 +1,4 @@
-import type { Client, PayableCallOptions } from "../createClient.js";
+import type { Client, PayableCallParameters } from "../createClient.js";
 import { InvalidInputError } from "../errors.js";
 import type { Address, PaymentReceipt } from "../types.js";
 import type { ToolName } from "./toolDefinitions.js";
@@ -9,7 +9,7 @@ export type ToolAnswer = { data: unknown; receipt: PaymentReceipt | null };
 type ToolInput = Readonly<Record<string, unknown>>;
 
 /** Each tool as the client method of its REST route. */
-const toolCalls: Record<ToolName, (client: Client, input: ToolInput, call: PayableCallOptions) => Promise<ToolAnswer>> = {
+const toolCalls: Record<ToolName, (client: Client, input: ToolInput, call: PayableCallParameters) => Promise<ToolAnswer>> = {
   svc_audit_contract: (client, input, call) => client.audit(stringArgument(input, "address") as Address, call),
   svc_get_gas_metrics: (client, _, call) => client.gasFees(call),
   svc_get_token_price: (client, input, call) => client.tokenPrice(stringArgument(input, "symbol"), call),
@@ -25,7 +25,12 @@ const toolCalls: Record<ToolName, (client: Client, input: ToolInput, call: Payab
  * tool would answer it: with the client's API key, or paid with x402 when `call.pay` is set. A refusal
  * throws the client's typed ServiceError (e.g. PaymentRequiredError, InvalidInputError).
  */
-export async function callTool(client: Client, name: ToolName, input: ToolInput = {}, call: PayableCallOptions = {}): Promise<ToolAnswer> {
+export async function callTool(
+  client: Client,
+  name: ToolName,
+  input: ToolInput = {},
+  call: PayableCallParameters = {},
+): Promise<ToolAnswer> {
   const run = Object.hasOwn(toolCalls, name) ? toolCalls[name] : undefined;
   if (!run) throw new InvalidInputError("UNKNOWN_TOOL", `no tool is named ${String(name)}`, 0);
   return run(client, input, call);

@@ -15,7 +15,7 @@ export type Principal =
 export type AccessEnv = { Variables: { principal: Principal } };
 
 /** What every access middleware reads: the key and credit services, the rate limits, the failed-authentication budget and the store's readiness. */
-export type AccessOptions = {
+export type AccessControlParameters = {
   keys: KeyService;
   credits: CreditService;
   rateLimits: RateLimits;
