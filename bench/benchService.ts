@@ -17,6 +17,9 @@ export const outsideService = process.env.BENCH_SERVICE_URL
 if (outsideService && !outsideService.manifestPath)
   throw new Error("BENCH_SERVICE_URL needs BENCH_SERVICE_MANIFEST, its devnet's manifest");
 
+/** Only a start that hangs fails: seeding and the first backfill take about 80 s quiet, several times that beside other work. */
+const startHangMs = 360_000;
+
 /**
  * The service for bench:listener, bench:market and bench:memory, ready. By default `npm start` as a
  * user runs it (free ports, a private folder; PGlite, or a throwaway database on DATABASE_URL's server)
@@ -35,7 +38,7 @@ export async function benchService(env: Record<string, string> = {}): Promise<Be
     await database?.drop();
   };
   try {
-    await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 180_000, service);
+    await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, startHangMs, service);
   } catch (error) {
     await stop();
     throw error;
