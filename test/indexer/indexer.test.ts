@@ -277,7 +277,9 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
 
     const head = await client.getBlockNumber();
     const depth = Number(head - first) + 1;
-    expect(depth).toBeLessThan(10); // well within Base's 30-block finality, which Ponder handles
+    // Within Base's 30-block finality, which Ponder follows (the blocks mined while these were indexed: a few
+    // quiet, a dozen beside other work).
+    expect(depth).toBeLessThan(30);
     const replacement = {
       from: trader.address,
       to: usdc,
