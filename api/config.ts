@@ -1,9 +1,13 @@
+import { parseUnits } from "viem";
 import type { z } from "zod";
 import { baseBlockTimeSeconds, baseChainId } from "../base/baseChain";
 import { type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
 import { type defaultAbuseLimits, type Env, EnvSchema } from "./env/EnvSchema";
 import { defaultOrigin, isLoopbackHost, type KeyTier } from "./env/envValues";
+import type { X402ClaimPolicy } from "./x402/createX402ClaimJob";
 
+/** Channels claimed per transaction (the package's default): ten cost 192,043 gas in the escrow's snapshot, so a full batch is far inside a Base block. */
+const claimsPerTransaction = 100;
 /** The devnet's Ponder heap cap: its live heap is about 150 MB (bench/memory.bench.ts). */
 const devnetPonderHeapMb = 256;
 /**
@@ -95,6 +99,8 @@ export type Config = {
     paymentIdRetentionSeconds: number;
     /** The payer's payments in flight whose authorization state one admission reads at most. */
     payerAuthorizationReads: number;
+    /** When batch-settlement vouchers are claimed (`X402ClaimPolicy`), and how often claims and sweeps run. */
+    claims: X402ClaimPolicy & { intervalSeconds: number; sweepIntervalSeconds: number };
   };
   logLevel: Env["LOG_LEVEL"];
 };
@@ -143,12 +149,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `it signs x402 offers and challenges with Base's chain id (${baseChainId}) and USDC domain for a payout account whose key is public, ` +
         "so a real wallet's payment authorization sent to it would be valid on Base. Use HOST=127.0.0.1, or set " +
         "DEVNET_ALLOW_PUBLIC_HOST=true if you mean to expose it",
-    );
-  }
-  if (mainnet && e.X402_BATCH_ESCROW_CODE_HASH !== undefined) {
-    // Vouchers are accepted off-chain; until claims are scheduled nothing would collect them before a payer withdraws.
-    throw new ConfigError(
-      "invalid configuration: X402_BATCH_ESCROW_CODE_HASH: batch-settlement is not offered on Base yet (its claims are not scheduled, so a payer could withdraw what it spent); unset it: exact alone is offered",
     );
   }
   if (e.INDEXER_PORT === e.PORT) {
@@ -225,6 +225,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchEscrowCodeHash: e.X402_BATCH_ESCROW_CODE_HASH,
       paymentIdRetentionSeconds: e.X402_PAYMENT_ID_RETENTION_SECONDS,
       payerAuthorizationReads: e.X402_PAYER_AUTHORIZATION_READS,
+      claims: {
+        maxVouchers: e.X402_CLAIM_MAX_VOUCHERS,
+        minAmount: parseUnits(String(e.X402_CLAIM_MIN_AMOUNT_USDC), 6),
+        maxAgeSeconds: e.X402_CLAIM_MAX_AGE_SECONDS,
+        maxClaimsPerBatch: claimsPerTransaction,
+        intervalSeconds: e.X402_CLAIM_INTERVAL_SECONDS,
+        sweepIntervalSeconds: e.X402_SWEEP_INTERVAL_SECONDS,
+      },
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -32,9 +32,11 @@ import { createAppStore } from "./store/createAppStore";
 import { authorizationSignatureCheck } from "./x402/authorizationSignature";
 import { configuredFacilitator } from "./x402/configuredFacilitator";
 import { evidenceGradeSettlement } from "./x402/confirmSettlement";
+import { createX402ClaimJob } from "./x402/createX402ClaimJob";
 import { createX402Service } from "./x402/createX402Service";
 import { createX402Signer } from "./x402/createX402Signer";
 import { escrowCodeCheck } from "./x402/escrowCodeCheck";
+import { escrowStateOnChain } from "./x402/readEscrowState";
 import { payerFundsOnChain } from "./x402/readPayerFunds";
 import { chainResolution } from "./x402/resolvePendingSettlement";
 
@@ -101,6 +103,27 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           },
         })
       : null;
+  const batchScheme = x402?.batchScheme;
+  if (x402 && batchScheme && payoutAddress) {
+    onePerProcess("x402Claims", () => {
+      const { claims } = config.x402;
+      const job = createX402ClaimJob({
+        db: appStore.db,
+        manager: batchScheme.createChannelManager(x402.facilitator, baseNetwork, baseUsdc),
+        channels: batchScheme.getStorage(),
+        escrow: escrowStateOnChain({ providers, chainId: baseChainId }),
+        receiver: payoutAddress,
+        token: baseUsdc,
+        policy: claims,
+        retentionSeconds: config.x402.paymentIdRetentionSeconds,
+      });
+      void appStore.ready.then(() =>
+        job.start({ claimIntervalSeconds: claims.intervalSeconds, sweepIntervalSeconds: claims.sweepIntervalSeconds }),
+      );
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void job.stop().catch(() => {}));
+      return job;
+    });
+  }
   const status: CheckStatusParameters = {
     indexDb,
     appStore,

@@ -161,6 +161,19 @@ export const EnvSchema = z.object({
     .min(60)
     .max(30 * 86_400)
     .default(86_400),
+  /** Seconds between batch-settlement claim rounds (each reads the unclaimed vouchers; a claim is sent only past a bound below). */
+  X402_CLAIM_INTERVAL_SECONDS: positiveCount.max(300).default(10),
+  /** Unclaimed batch-settlement vouchers, in all, at which they are claimed. */
+  X402_CLAIM_MAX_VOUCHERS: positiveCount.max(100_000).default(100),
+  /** Unclaimed batch-settlement USDC, in all, at which it is claimed. */
+  X402_CLAIM_MIN_AMOUNT_USDC: z.coerce.number().min(0.000001).max(1_000_000).default(1),
+  /**
+   * Age of the oldest unclaimed voucher at which every channel is claimed: at most a third of the 900-second
+   * withdrawal delay the channels are opened with, so a claim is mined before a payer's withdrawal can finish.
+   */
+  X402_CLAIM_MAX_AGE_SECONDS: positiveCount.max(300).default(300),
+  /** Seconds between sweeps of claimed batch-settlement funds from the escrow to the payout address. */
+  X402_SWEEP_INTERVAL_SECONDS: positiveCount.max(86_400).default(3600),
   /** Authorization states read per x402 payment admitted (the payer's payments in flight); the others count whole. */
   X402_PAYER_AUTHORIZATION_READS: z.coerce.number().int().min(1).max(1000).default(defaultX402PayerAuthorizationReads),
   /** Most credits one replica leases per key beyond the call it charges (default 1,000); 0: a store write per call. */

@@ -326,6 +326,8 @@ describe("x402 configuration", () => {
       signingKey: undefined,
       paymentIdRetentionSeconds: 86_400,
       payerAuthorizationReads: 64,
+      // Its defaults are checked with the escrow's hash below.
+      claims: expect.objectContaining({ maxVouchers: 100 }),
     });
     expect(() => loadConfig({ X402_FACILITATOR_PRIVATE_KEY: key, X402_FACILITATOR_URL: "https://f.example" })).toThrow(
       /X402_FACILITATOR_URL and X402_FACILITATOR_PRIVATE_KEY: set one/,
@@ -348,12 +350,32 @@ describe("x402 configuration", () => {
     expect(() => loadConfig({ X402_FACILITATOR_PRIVATE_KEY: `${key}00` })).toThrow(/^(?!.*1111).*$/s);
   });
 
-  test("batch-settlement's escrow hash: taken on the devnet, refused on Base until claims are scheduled", () => {
+  test("batch-settlement's escrow hash and claim bounds: taken on the devnet and on Base, out-of-range bounds refused", () => {
     const hash = `0x${"ab".repeat(32)}`;
     expect(loadConfig({ X402_BATCH_ESCROW_CODE_HASH: hash.toUpperCase().replace("0X", "0x") }).x402.batchEscrowCodeHash).toBe(hash);
     expect(() => loadConfig({ X402_BATCH_ESCROW_CODE_HASH: "0x1234" })).toThrow(ConfigError);
     const base = { BASE_RPC_PRIMARY_URL: "https://node.example", API_KEY_PEPPER: "p".repeat(32) };
     expect(loadConfig(base).x402.batchEscrowCodeHash).toBeUndefined();
-    expect(() => loadConfig({ ...base, X402_BATCH_ESCROW_CODE_HASH: hash })).toThrow(/batch-settlement is not offered on Base yet/);
+    expect(loadConfig({ ...base, X402_BATCH_ESCROW_CODE_HASH: hash }).x402.batchEscrowCodeHash).toBe(hash);
+    expect(loadConfig({}).x402.claims).toEqual({
+      maxVouchers: 100,
+      minAmount: 1_000_000n,
+      maxAgeSeconds: 300,
+      maxClaimsPerBatch: 100,
+      intervalSeconds: 10,
+      sweepIntervalSeconds: 3600,
+    });
+    expect(loadConfig({ X402_CLAIM_MIN_AMOUNT_USDC: "0.25" }).x402.claims.minAmount).toBe(250_000n);
+    // A claim later than a third of the channels' 900-second withdrawal delay could lose a race with a payer's withdrawal.
+    for (const bad of [
+      { X402_CLAIM_MAX_AGE_SECONDS: "301" },
+      { X402_CLAIM_MAX_AGE_SECONDS: "0" },
+      { X402_CLAIM_MAX_VOUCHERS: "0" },
+      { X402_CLAIM_MIN_AMOUNT_USDC: "0" },
+      { X402_CLAIM_INTERVAL_SECONDS: "301" },
+      { X402_SWEEP_INTERVAL_SECONDS: "0" },
+    ]) {
+      expect(() => loadConfig(bad), JSON.stringify(bad)).toThrow(ConfigError);
+    }
   });
 });

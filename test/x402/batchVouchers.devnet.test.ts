@@ -1,32 +1,16 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { toClientEvmSigner } from "@x402/evm";
-import { BatchSettlementEvmScheme as BatchSettlementClient } from "@x402/evm/batch-settlement/client";
-import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
-import { type Address, type Hex, parseAbi, parseEventLogs } from "viem";
+import { type Hex, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { X402Service } from "../../api/x402/createX402Service";
 import { batchEscrowAddress } from "../../api/x402/escrowCodeCheck";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
-import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { type Backend, backendNames, claimFreeKey, openBackend } from "../access/support";
 import { privateFork, testClient } from "../support/devnet";
-import type { Fetcher } from "../support/payingFetch";
-import { giveUsdc, usdcBalance } from "../support/usdc";
-import { testBatchSettlement, testFacilitator, testX402Service } from "../support/x402";
-import { fundedKey, paidApp } from "./support";
+import { usdcBalance } from "../support/usdc";
+import { batchPayingFetch, batchService, escrowAbi, fetcher, newPayer, origin, path, price, storedVouchers } from "./batchSupport";
 
-// The escrow's view and event the test reads (the package keeps its ABI to itself).
-const escrowAbi = parseAbi([
-  "function channels(bytes32 channelId) view returns (uint128 balance, uint128 totalClaimed)",
-  "event Claimed(bytes32 indexed channelId, address indexed sender, uint128 claimAmount, uint128 newTotalClaimed)",
-]);
-
-const origin = "http://127.0.0.1:42069";
-const path = "/v1/token/price/WETH";
-/** 0.005 USDC, the token price route's price. */
-const price = 5_000n;
 /** Paid calls after the first (which deposits): each one a voucher. */
 const vouchers = 20;
 
@@ -37,63 +21,6 @@ let manifest: Manifest;
 beforeAll(() => {
   manifest = fork.manifest();
 });
-
-/** A service paid at `payTo` with exact and batch-settlement over `backend`'s store (a replica's view: `replica`), with its own gas key. */
-async function batchService(backend: Backend, payTo: Address, replica = 0) {
-  const gasKey = await fundedKey(manifest);
-  const x402 = testX402Service(manifest, replica === 0 ? backend.store : backend.replica(replica), {
-    facilitator: testFacilitator(manifest, gasKey),
-    payTo,
-    batchSettlement: testBatchSettlement(manifest),
-  });
-  // The index follows the chain between calls only: a minute of blocks' slack for a slow deposit on a loaded machine.
-  return { x402, gasKey: privateKeyToAccount(gasKey).address, ...(await paidApp(manifest, backend, x402, 60)) };
-}
-
-/** A payer with `calls` calls' worth of USDC and no ETH: a batch-settlement payer pays no gas. */
-async function newPayer(calls: bigint): Promise<Hex> {
-  const key = generatePrivateKey();
-  await giveUsdc(manifest, privateKeyToAccount(key).address, price * calls);
-  return key;
-}
-
-/**
- * The official client (`@x402/fetch` with the batch-settlement client scheme) paying as `privateKey` through
- * `send`; its first call deposits `depositCalls` calls' worth into the escrow. The PAYMENT-SIGNATURE of each
- * request it sends is kept in `sent`, and how long that request took to answer in `paidMs`.
- */
-function batchPayingFetch(send: (request: Request) => Promise<Response>, privateKey: Hex, depositCalls: number) {
-  const account = privateKeyToAccount(privateKey);
-  // Its own deposit, not the challenge's minDeposit (ten calls' worth): one deposit for every call of a test.
-  const scheme = new BatchSettlementClient(toClientEvmSigner(account, createDevnetClient(manifest.rpcUrl, privateKey)), {
-    depositStrategy: () => price * BigInt(depositCalls),
-  });
-  const client = new x402Client().register(baseNetwork, scheme).setSpendControls({ maxAmountPerPayment: "$1" });
-  const sent: string[] = [];
-  const paidMs: number[] = [];
-  const pay = wrapFetchWithPayment(async (input, init) => {
-    const request = new Request(input, init);
-    const header = request.headers.get("payment-signature");
-    if (!header) return send(request);
-    sent.push(header);
-    const start = performance.now();
-    const answer = await send(request);
-    paidMs.push(performance.now() - start);
-    return answer;
-  }, client);
-  return { pay, sent, paidMs };
-}
-
-const fetcher = (app: Fetcher) => (request: Request) => Promise.resolve(app.fetch(request));
-
-/** The vouchers the store holds on `payer`'s channels, by channel and cumulative amount. */
-const storedVouchers = (backend: Backend, payer: Address) =>
-  backend.sql(
-    `SELECT channel_id, v.cumulative_amount::text, v.amount::text, v.route, v.answer_status
-       FROM app.x402_voucher v JOIN app.x402_channel c USING (channel_id)
-      WHERE lower(c.payer) = lower($1) ORDER BY channel_id, v.cumulative_amount`,
-    [payer],
-  ) as Promise<{ channel_id: string; cumulative_amount: string; amount: string; route: string; answer_status: number }[]>;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -109,10 +36,10 @@ describe.each(backendNames)("x402 batch-settlement vouchers, app store on %s", (
 
   test("behavior: the official client pays 20 calls with vouchers answered without a block, stored, then claimed in one transaction", async () => {
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
-    const { x402, gasKey, app, marketIndex } = await batchService(backend, payTo);
-    const payerKey = await newPayer(BigInt(vouchers + 1));
+    const { x402, gasKey, app, marketIndex } = await batchService(manifest, backend, payTo);
+    const payerKey = await newPayer(manifest, BigInt(vouchers + 1));
     const payer = privateKeyToAccount(payerKey).address;
-    const { pay, sent, paidMs } = batchPayingFetch(fetcher(app), payerKey, vouchers + 1);
+    const { pay, sent, paidMs } = batchPayingFetch(manifest, fetcher(app), payerKey, vouchers + 1);
     const { apiKey, keyId } = await claimFreeKey(app);
     // A free key's daily credits are 10: this one is a paid plan's, for the comparison calls.
     await backend.sql("UPDATE app.api_key SET tier = 'PRO', expires_at = now() + interval '31 days' WHERE id = $1", [keyId]);
@@ -225,10 +152,10 @@ describe.each(backendNames)("x402 batch-settlement vouchers, app store on %s", (
   }, 180_000);
 
   test("error: an answer that is not a 2xx charges nothing and stores no voucher; a malformed voucher is a 402, never a 500", async () => {
-    const { app, marketIndex } = await batchService(backend, privateKeyToAccount(generatePrivateKey()).address);
-    const payerKey = await newPayer(10n);
+    const { app, marketIndex } = await batchService(manifest, backend, privateKeyToAccount(generatePrivateKey()).address);
+    const payerKey = await newPayer(manifest, 10n);
     const payer = privateKeyToAccount(payerKey).address;
-    const { pay, sent } = batchPayingFetch(fetcher(app), payerKey, 10);
+    const { pay, sent } = batchPayingFetch(manifest, fetcher(app), payerKey, 10);
     await marketIndex.syncHead();
     expect((await pay(`${origin}${path}`)).status).toBe(200);
     // An unknown symbol is a 404 after the voucher was admitted: its reservation is given back, nothing charged.
@@ -253,13 +180,14 @@ describe.each(backendNames)("x402 batch-settlement vouchers, app store on %s", (
 
   test("behavior: two app instances on one store never accept a voucher's cumulative amount twice", async () => {
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
-    const replicas = [await batchService(backend, payTo), await batchService(backend, payTo, 1)];
+    const replicas = [await batchService(manifest, backend, payTo), await batchService(manifest, backend, payTo, 1)];
     const apps = replicas.map((r) => r.app);
-    const payerKey = await newPayer(12n);
+    const payerKey = await newPayer(manifest, 12n);
     const rounds = 10;
     const outcomes: number[][] = [];
     // Each request the client sends goes to both instances at once; the client is answered the one that was served.
     const { pay } = batchPayingFetch(
+      manifest,
       async (request) => {
         const answers = await Promise.all(apps.map((app) => app.fetch(request.clone())));
         outcomes.push(answers.map((a) => a.status));

@@ -1,0 +1,75 @@
+import { and, eq, gt, lt, or, sql } from "drizzle-orm";
+import type { AppDb } from "./createAppStore";
+import { x402Channel, x402JobLease, x402Voucher } from "./schema";
+
+/**
+ * Takes the lease `name` for `holder` until `until`, or renews it: true when `holder` holds it now. A
+ * lease held by another replica is taken only once it has expired (`now`), so one replica at a time runs
+ * the job, and a replica that died holding it is replaced within one lease.
+ */
+export async function takeX402JobLease(db: AppDb, name: string, holder: string, now: Date, until: Date): Promise<boolean> {
+  const taken = await db
+    .insert(x402JobLease)
+    .values({ name, holder, expiresAt: until })
+    .onConflictDoUpdate({
+      target: x402JobLease.name,
+      set: { holder, expiresAt: until },
+      setWhere: or(eq(x402JobLease.holder, holder), lt(x402JobLease.expiresAt, now)),
+    })
+    .returning({ holder: x402JobLease.holder });
+  return taken.length === 1;
+}
+
+/** Gives the lease `name` up if `holder` holds it, so another replica need not wait for it to expire. */
+export async function releaseX402JobLease(db: AppDb, name: string, holder: string): Promise<void> {
+  await db.delete(x402JobLease).where(and(eq(x402JobLease.name, name), eq(x402JobLease.holder, holder)));
+}
+
+/** A channel with vouchers accepted and not yet claimed on chain (as the store knows its claims). */
+export type UnclaimedChannel = {
+  channelId: string;
+  /** Vouchers accepted above the channel's claimed total. */
+  vouchers: number;
+  /** When the oldest of them was accepted. */
+  oldestAcceptedAt: Date;
+  /** What the channel has charged and not claimed, in atomic units of its token. */
+  unclaimed: bigint;
+};
+
+/** The channels with vouchers above their claimed total, each with the count and age of those vouchers. */
+export async function listUnclaimedChannels(db: AppDb): Promise<UnclaimedChannel[]> {
+  const rows = await db
+    .select({
+      channelId: x402Voucher.channelId,
+      vouchers: sql<number>`count(*)::int`,
+      oldestAcceptedAt: sql<number>`extract(epoch from min(${x402Voucher.acceptedAt}))::float8`,
+      unclaimed: sql<string>`max(${x402Channel.chargedCumulativeAmount} - ${x402Channel.totalClaimed})::text`,
+    })
+    .from(x402Voucher)
+    .innerJoin(x402Channel, eq(x402Channel.channelId, x402Voucher.channelId))
+    .where(gt(x402Voucher.cumulativeAmount, x402Channel.totalClaimed))
+    .groupBy(x402Voucher.channelId);
+  return rows.map((r) => ({
+    channelId: r.channelId,
+    vouchers: Number(r.vouchers),
+    oldestAcceptedAt: new Date(Number(r.oldestAcceptedAt) * 1000),
+    unclaimed: BigInt(r.unclaimed),
+  }));
+}
+
+/**
+ * Deletes the vouchers accepted before `before` that their channel's claims on chain cover (the claim is
+ * then the record): the table keeps what is unclaimed, and the claimed ones for the retention period.
+ */
+export async function pruneClaimedVouchers(db: AppDb, before: Date): Promise<number> {
+  const deleted = await db
+    .delete(x402Voucher)
+    .where(
+      and(
+        lt(x402Voucher.acceptedAt, before),
+        sql`${x402Voucher.cumulativeAmount} <= (SELECT ${x402Channel.totalClaimed} FROM ${x402Channel} WHERE ${x402Channel.channelId} = ${x402Voucher.channelId})`,
+      ),
+    )
+    .returning({ channelId: x402Voucher.channelId });
+  return deleted.length;
+}

@@ -1,0 +1,207 @@
+import { randomUUID } from "node:crypto";
+import type { BatchSettlementChannelManager, ChannelStorage } from "@x402/evm/batch-settlement/server";
+import type { Address } from "viem";
+import type { AppDb } from "../store/createAppStore";
+import {
+  listUnclaimedChannels,
+  pruneClaimedVouchers,
+  releaseX402JobLease,
+  takeX402JobLease,
+  type UnclaimedChannel,
+} from "../store/x402ClaimQueries";
+import type { EscrowState } from "./readEscrowState";
+
+/** When the vouchers accepted are claimed: as soon as any one bound is reached, every unclaimed channel is. */
+export type X402ClaimPolicy = {
+  /** Unclaimed vouchers in all (X402_CLAIM_MAX_VOUCHERS). */
+  maxVouchers: number;
+  /** Unclaimed amount in all, atomic units of the token (X402_CLAIM_MIN_AMOUNT_USDC). */
+  minAmount: bigint;
+  /** Age of the oldest unclaimed voucher (X402_CLAIM_MAX_AGE_SECONDS): well inside the channels' withdrawal delay. */
+  maxAgeSeconds: number;
+  /** Vouchers (channels) per claim transaction. */
+  maxClaimsPerBatch: number;
+};
+
+export type X402ClaimJobParameters = {
+  db: AppDb;
+  /** x402's channel manager on our batch-settlement scheme: it signs, submits and records claims and sweeps. */
+  manager: Pick<BatchSettlementChannelManager, "claim" | "settle">;
+  /** The scheme's channel storage: a claim found on chain and not in the store is recorded there. */
+  channels: Pick<ChannelStorage, "updateChannel">;
+  escrow: EscrowState;
+  receiver: Address;
+  token: Address;
+  policy: X402ClaimPolicy;
+  /** Claimed vouchers older than this are deleted (X402_PAYMENT_ID_RETENTION_SECONDS). */
+  retentionSeconds: number;
+  clock?: () => Date;
+  log?: (message: string) => void;
+};
+
+/** What set a claim off. */
+export type ClaimTrigger = "WITHDRAWAL" | "COUNT" | "AMOUNT" | "AGE";
+
+/** One round of the claim job. */
+export type ClaimRound =
+  /** Another replica holds the claim lease. */
+  | { kind: "NOT_LEASED" }
+  /** The escrow could not be read at evidence grade: nothing was sent; the next round tries again. */
+  | { kind: "UNREAD" }
+  /** No bound reached (after recording claims found on chain). */
+  | { kind: "WAITING"; vouchers: number; unclaimed: bigint; reconciled: number }
+  | { kind: "CLAIMED"; trigger: ClaimTrigger; channels: number; transactions: string[]; reconciled: number }
+  /** The claim was not mined (the next round claims again: a claim at or below what is claimed changes nothing). */
+  | { kind: "FAILED"; trigger: ClaimTrigger; error: string };
+
+/** One round of the sweep that sends what was claimed to the receiver. */
+export type SweepRound =
+  | { kind: "NOT_LEASED" }
+  | { kind: "UNREAD" }
+  | { kind: "NOTHING" }
+  | { kind: "SWEPT"; amount: bigint; transaction: string }
+  | { kind: "FAILED"; error: string };
+
+export type X402ClaimJob = {
+  claimOnce(): Promise<ClaimRound>;
+  sweepOnce(): Promise<SweepRound>;
+  /** Runs the claim round every `claimIntervalSeconds` and the sweep every `sweepIntervalSeconds`, a round at a time. */
+  start(intervals: { claimIntervalSeconds: number; sweepIntervalSeconds: number }): void;
+  /** Stops the timers, waits for a round under way, and gives the leases up. */
+  stop(): Promise<void>;
+};
+
+const claimLease = "batch-settlement-claims";
+const sweepLease = "batch-settlement-sweep";
+/** How long a lease outlives its round: longer than a claim takes to be mined, short enough that a dead holder is replaced soon. */
+const leaseSeconds = 120;
+
+/** A failure's first line, short: viem's messages run to kilobytes of calldata. */
+const firstLine = (error: unknown) => (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
+
+/** Which bound the unclaimed vouchers reach, if any (a pending withdrawal first: its delay is running). */
+export function claimTrigger(
+  unclaimed: readonly UnclaimedChannel[],
+  withdrawing: boolean,
+  policy: X402ClaimPolicy,
+  now: Date,
+): ClaimTrigger | null {
+  if (unclaimed.length === 0) return null;
+  if (withdrawing) return "WITHDRAWAL";
+  if (unclaimed.reduce((n, c) => n + c.vouchers, 0) >= policy.maxVouchers) return "COUNT";
+  if (unclaimed.reduce((sum, c) => sum + c.unclaimed, 0n) >= policy.minAmount) return "AMOUNT";
+  const oldest = Math.min(...unclaimed.map((c) => c.oldestAcceptedAt.getTime()));
+  return now.getTime() - oldest >= policy.maxAgeSeconds * 1000 ? "AGE" : null;
+}
+
+/**
+ * batch-settlement's claims and sweeps, run by one replica at a time (a lease in the app store). A claim
+ * round reads the unclaimed vouchers from the store and the escrow's state of their channels from the
+ * chain: a claim already on chain (sent before a crash, or by another replica) is recorded and not sent
+ * again; then, once a bound of the policy is reached or a payer's withdrawal is pending, every unclaimed
+ * channel is claimed, in batches, by the channel manager (our receiverAuthorizer signs, the facilitator
+ * sends and waits for the receipt). A round that fails is retried by the next. The sweep sends the
+ * receiver what the escrow has claimed for it, read from the chain, so it survives restarts too.
+ */
+export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
+  const clock = p.clock ?? (() => new Date());
+  const log = p.log ?? ((message: string) => console.warn(message));
+  const holder = randomUUID();
+  const lease = (name: string) => {
+    const now = clock();
+    return takeX402JobLease(p.db, name, holder, now, new Date(now.getTime() + leaseSeconds * 1000));
+  };
+
+  /** Records claims the chain holds and the store does not: the channels left unclaimed, or null when the chain is unread. */
+  async function reconcile(): Promise<{ unclaimed: UnclaimedChannel[]; withdrawing: boolean; reconciled: number } | null> {
+    const listed = await listUnclaimedChannels(p.db);
+    if (listed.length === 0) return { unclaimed: [], withdrawing: false, reconciled: 0 };
+    const onChain = await p.escrow.channels(listed.map((c) => c.channelId));
+    if (!onChain) return null;
+    let reconciled = 0;
+    for (const { channelId } of listed) {
+      const claimed = onChain.get(channelId)?.totalClaimed ?? 0n;
+      const { status } = await p.channels.updateChannel(channelId, (current) =>
+        current && BigInt(current.totalClaimed) < claimed ? { ...current, totalClaimed: claimed.toString() } : current,
+      );
+      if (status === "updated") reconciled++;
+    }
+    const unclaimed = reconciled === 0 ? listed : await listUnclaimedChannels(p.db);
+    const withdrawing = unclaimed.some((c) => onChain.get(c.channelId)?.withdrawalPending);
+    return { unclaimed, withdrawing, reconciled };
+  }
+
+  async function claimOnce(): Promise<ClaimRound> {
+    if (!(await lease(claimLease))) return { kind: "NOT_LEASED" };
+    const state = await reconcile();
+    if (!state) return { kind: "UNREAD" };
+    const { unclaimed, withdrawing, reconciled } = state;
+    await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000));
+    const trigger = claimTrigger(unclaimed, withdrawing, p.policy, clock());
+    if (!trigger) {
+      const vouchers = unclaimed.reduce((n, c) => n + c.vouchers, 0);
+      return { kind: "WAITING", vouchers, unclaimed: unclaimed.reduce((sum, c) => sum + c.unclaimed, 0n), reconciled };
+    }
+    const targets = new Set(unclaimed.map((c) => c.channelId));
+    try {
+      const results = await p.manager.claim({
+        maxClaimsPerBatch: p.policy.maxClaimsPerBatch,
+        selectClaimChannels: (channels) => channels.filter((c) => targets.has(c.channelId.toLowerCase())),
+      });
+      return { kind: "CLAIMED", trigger, channels: targets.size, transactions: results.map((r) => r.transaction), reconciled };
+    } catch (error) {
+      const message = firstLine(error);
+      log(`[x402] a batch-settlement claim was not mined (${trigger}); the next round claims again: ${message}`);
+      return { kind: "FAILED", trigger, error: message };
+    }
+  }
+
+  async function sweepOnce(): Promise<SweepRound> {
+    if (!(await lease(sweepLease))) return { kind: "NOT_LEASED" };
+    const amount = await p.escrow.unsettled(p.receiver, p.token);
+    if (amount === null) return { kind: "UNREAD" };
+    if (amount === 0n) return { kind: "NOTHING" };
+    try {
+      return { kind: "SWEPT", amount, transaction: (await p.manager.settle()).transaction };
+    } catch (error) {
+      const message = firstLine(error);
+      log(`[x402] claimed batch-settlement funds were not swept to the receiver; the next round tries again: ${message}`);
+      return { kind: "FAILED", error: message };
+    }
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<unknown>>();
+  /** Runs `round` unless the previous one is still going; a round that throws (the store down) is logged and retried by the next. */
+  const every = (seconds: number, name: string, round: () => Promise<unknown>) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const run = round()
+        .catch((error) => log(`[x402] the batch-settlement ${name} round failed: ${firstLine(error)}`))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    }, seconds * 1000);
+    timer.unref();
+    timers.push(timer);
+  };
+
+  return {
+    claimOnce,
+    sweepOnce,
+    start({ claimIntervalSeconds, sweepIntervalSeconds }) {
+      if (timers.length > 0) return;
+      every(claimIntervalSeconds, "claim", claimOnce);
+      every(sweepIntervalSeconds, "sweep", sweepOnce);
+    },
+    async stop() {
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      await Promise.allSettled([...running]);
+      await Promise.allSettled([releaseX402JobLease(p.db, claimLease, holder), releaseX402JobLease(p.db, sweepLease, holder)]);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { pinObservationBlock } from "../chain/pinObservationBlock";
+import type { RpcProvider } from "../chain/providers";
+import { readAtEvidenceGrade } from "../chain/readAtEvidenceGrade";
+import { batchEscrowAddress } from "./escrowCodeCheck";
+
+// The escrow's public views the claim job reads (the package keeps its ABI to itself).
+const escrowViews = parseAbi([
+  "function channels(bytes32 channelId) view returns (uint128 balance, uint128 totalClaimed)",
+  "function pendingWithdrawals(bytes32 channelId) view returns (uint128 amount, uint40 initiatedAt)",
+  "function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)",
+]);
+
+/** A channel as the escrow holds it: what its claims took, and whether the payer's timed withdrawal is pending. */
+export type EscrowChannel = { totalClaimed: bigint; withdrawalPending: boolean };
+
+/** The escrow's state at an evidence-grade block; null: it could not be read at evidence grade now. */
+export type EscrowState = {
+  /** Each channel's claimed total and pending withdrawal, by channel id (lowercase). */
+  channels(channelIds: readonly string[]): Promise<Map<string, EscrowChannel> | null>;
+  /** What the escrow has claimed for `receiver` in `token` and not yet sent it (`settle` sends it). */
+  unsettled(receiver: Address, token: Address): Promise<bigint | null>;
+};
+
+export type EscrowStateOnChainParameters = { providers: readonly RpcProvider[]; chainId: number };
+
+/**
+ * The escrow read at an evidence-grade pinned block, in one batch a read: the trusted primary's answer,
+ * or one that a public quorum agrees on. What is claimed and swept is money, so no single untrusted
+ * provider decides it.
+ */
+export function escrowStateOnChain({ providers, chainId }: EscrowStateOnChainParameters): EscrowState {
+  const call = (data: Hex) => ({ kind: "call" as const, to: batchEscrowAddress, data });
+
+  async function read(data: readonly Hex[]): Promise<Hex[] | null> {
+    const block = await pinObservationBlock({ providers, chainId });
+    const answers = await readAtEvidenceGrade(block, providers, data.map(call));
+    return answers.every((a) => a.ok) ? answers.map((a) => (a as { value: Hex }).value) : null;
+  }
+
+  return {
+    async channels(channelIds) {
+      const data = channelIds.flatMap((id) => [
+        encodeFunctionData({ abi: escrowViews, functionName: "channels", args: [id as Hex] }),
+        encodeFunctionData({ abi: escrowViews, functionName: "pendingWithdrawals", args: [id as Hex] }),
+      ]);
+      const values = data.length === 0 ? [] : await read(data);
+      if (!values) return null;
+      return new Map(
+        channelIds.map((id, i) => {
+          const [, totalClaimed] = decodeFunctionResult({ abi: escrowViews, functionName: "channels", data: values[2 * i] as Hex });
+          const [, initiatedAt] = decodeFunctionResult({
+            abi: escrowViews,
+            functionName: "pendingWithdrawals",
+            data: values[2 * i + 1] as Hex,
+          });
+          return [id.toLowerCase(), { totalClaimed, withdrawalPending: initiatedAt !== 0 }];
+        }),
+      );
+    },
+    async unsettled(receiver, token) {
+      const values = await read([encodeFunctionData({ abi: escrowViews, functionName: "receivers", args: [receiver, token] })]);
+      if (!values) return null;
+      const [claimed, settled] = decodeFunctionResult({ abi: escrowViews, functionName: "receivers", data: values[0] as Hex });
+      return claimed - settled;
+    },
+  };
+}
