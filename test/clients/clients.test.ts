@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
-import { type Address, erc20Abi, type Hex, parseEventLogs } from "viem";
+import { type Address, createTestClient, erc20Abi, type Hex, http, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   AuthenticationError,
@@ -319,8 +319,9 @@ describe("the JS client against npm start", () => {
   test("error: an index left behind the chain is DataSourceUnavailableError (503), and nothing is charged", async () => {
     const { apiKey } = await client.claimFreeKey(user(7).signer);
     const keyed = createClient({ baseUrl: running.service.baseUrl, apiKey: apiKey ?? "", retries: 0 });
-    const chain = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
-    await chain.request({ method: "anvil_mine" as never, params: ["0x1f4"] as never });
+    // 500 blocks at once, which Ponder then indexes: a loaded machine takes longer than viem's 10 s, and a retry would mine 500 more.
+    const chain = createTestClient({ mode: "anvil", transport: http(manifest.rpcUrl, { timeout: 120_000, retryCount: 0 }) });
+    await chain.mine({ blocks: 500 });
     const refused = await untilThrows(() => keyed.tokenPrice("WETH"), DataSourceUnavailableError);
     expect(refused).toMatchObject({ code: "DATA_SOURCE_UNAVAILABLE", status: 503, details: { retryable: true } });
     expect(refused.message).toMatch(/behind the chain head/);
