@@ -117,8 +117,10 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
         policy: claims,
         retentionSeconds: config.x402.paymentIdRetentionSeconds,
       });
-      void appStore.ready.then(() =>
-        job.start({ claimIntervalSeconds: claims.intervalSeconds, sweepIntervalSeconds: claims.sweepIntervalSeconds }),
+      // A store that never opens is reported by /v1/status (and the job never starts), not by a crash.
+      appStore.ready.then(
+        () => job.start({ claimIntervalSeconds: claims.intervalSeconds, sweepIntervalSeconds: claims.sweepIntervalSeconds }),
+        () => {},
       );
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void job.stop().catch(() => {}));
       return job;

@@ -3,18 +3,20 @@ import type { AppDb } from "./createAppStore";
 import { x402Channel, x402JobLease, x402Voucher } from "./schema";
 
 /**
- * Takes the lease `name` for `holder` until `until`, or renews it: true when `holder` holds it now. A
- * lease held by another replica is taken only once it has expired (`now`), so one replica at a time runs
- * the job, and a replica that died holding it is replaced within one lease.
+ * Takes the lease `name` for `holder` for `seconds`, or renews it: true when `holder` holds it now. A
+ * lease held by another replica is taken only once it has expired, so one replica at a time runs the
+ * job, and a replica that died holding it is replaced within one lease. Times are the database's own,
+ * so the replicas' clocks need not agree.
  */
-export async function takeX402JobLease(db: AppDb, name: string, holder: string, now: Date, until: Date): Promise<boolean> {
+export async function takeX402JobLease(db: AppDb, name: string, holder: string, seconds: number): Promise<boolean> {
+  const until = sql`now() + make_interval(secs => ${seconds})`;
   const taken = await db
     .insert(x402JobLease)
     .values({ name, holder, expiresAt: until })
     .onConflictDoUpdate({
       target: x402JobLease.name,
       set: { holder, expiresAt: until },
-      setWhere: or(eq(x402JobLease.holder, holder), lt(x402JobLease.expiresAt, now)),
+      setWhere: or(eq(x402JobLease.holder, holder), lt(x402JobLease.expiresAt, sql`now()`)),
     })
     .returning({ holder: x402JobLease.holder });
   return taken.length === 1;
@@ -59,7 +61,8 @@ export async function listUnclaimedChannels(db: AppDb): Promise<UnclaimedChannel
 
 /**
  * Deletes the vouchers accepted before `before` that their channel's claims on chain cover (the claim is
- * then the record): the table keeps what is unclaimed, and the claimed ones for the retention period.
+ * then the record), or whose channel is gone (refunded and deleted by the scheme): the table keeps what
+ * is unclaimed, and the rest for the retention period.
  */
 export async function pruneClaimedVouchers(db: AppDb, before: Date): Promise<number> {
   const deleted = await db
@@ -67,7 +70,7 @@ export async function pruneClaimedVouchers(db: AppDb, before: Date): Promise<num
     .where(
       and(
         lt(x402Voucher.acceptedAt, before),
-        sql`${x402Voucher.cumulativeAmount} <= (SELECT ${x402Channel.totalClaimed} FROM ${x402Channel} WHERE ${x402Channel.channelId} = ${x402Voucher.channelId})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${x402Channel} WHERE ${x402Channel.channelId} = ${x402Voucher.channelId} AND ${x402Channel.totalClaimed} < ${x402Voucher.cumulativeAmount})`,
       ),
     )
     .returning({ channelId: x402Voucher.channelId });

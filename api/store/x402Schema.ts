@@ -122,7 +122,8 @@ export const x402Voucher = appSchema.table(
     answerSha256: text("answer_sha256").notNull(),
     acceptedAt: at("accepted_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.cumulativeAmount] })],
+  // The claim job prunes by age every round.
+  (t) => [primaryKey({ columns: [t.channelId, t.cumulativeAmount] }), index("x402_voucher_accepted_idx").on(t.acceptedAt)],
 );
 
 /**

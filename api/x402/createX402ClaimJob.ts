@@ -9,7 +9,7 @@ import {
   takeX402JobLease,
   type UnclaimedChannel,
 } from "../store/x402ClaimQueries";
-import type { EscrowState } from "./readEscrowState";
+import type { EscrowChannel, EscrowState } from "./readEscrowState";
 
 /** When the vouchers accepted are claimed: as soon as any one bound is reached, every unclaimed channel is. */
 export type X402ClaimPolicy = {
@@ -50,9 +50,18 @@ export type ClaimRound =
   | { kind: "UNREAD" }
   /** No bound reached (after recording claims found on chain). */
   | { kind: "WAITING"; vouchers: number; unclaimed: bigint; reconciled: number }
-  | { kind: "CLAIMED"; trigger: ClaimTrigger; channels: number; transactions: string[]; reconciled: number }
-  /** The claim was not mined (the next round claims again: a claim at or below what is claimed changes nothing). */
+  /** `channels` claimed in `transactions`; `failed`: channels whose claim alone was not mined either (the next round tries again). */
+  | { kind: "CLAIMED"; trigger: ClaimTrigger; channels: number; transactions: string[]; failed: number; reconciled: number }
+  /** No claim was mined (the next round claims again: a claim at or below what is claimed changes nothing). */
   | { kind: "FAILED"; trigger: ClaimTrigger; error: string };
+
+/** The store brought up to the chain's claims: the channels a claim can take from, and the escrow as read. */
+type Reconciled = {
+  claimable: UnclaimedChannel[];
+  escrow: ReadonlyMap<string, EscrowChannel>;
+  withdrawing: boolean;
+  reconciled: number;
+};
 
 /** One round of the sweep that sends what was claimed to the receiver. */
 export type SweepRound =
@@ -75,6 +84,9 @@ const claimLease = "batch-settlement-claims";
 const sweepLease = "batch-settlement-sweep";
 /** How long a lease outlives its round: longer than a claim takes to be mined, short enough that a dead holder is replaced soon. */
 const leaseSeconds = 120;
+
+/** `value`, or `cap` when it is more (bigints: Math.min takes numbers only). */
+const atMost = (value: bigint, cap: bigint) => (value > cap ? cap : value);
 
 /** A failure's first line, short: viem's messages run to kilobytes of calldata. */
 const firstLine = (error: unknown) => (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
@@ -107,53 +119,87 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   const clock = p.clock ?? (() => new Date());
   const log = p.log ?? ((message: string) => console.warn(message));
   const holder = randomUUID();
-  const lease = (name: string) => {
-    const now = clock();
-    return takeX402JobLease(p.db, name, holder, now, new Date(now.getTime() + leaseSeconds * 1000));
-  };
+  const lease = (name: string) => takeX402JobLease(p.db, name, holder, leaseSeconds);
 
-  /** Records claims the chain holds and the store does not: the channels left unclaimed, or null when the chain is unread. */
-  async function reconcile(): Promise<{ unclaimed: UnclaimedChannel[]; withdrawing: boolean; reconciled: number } | null> {
+  /**
+   * Records claims the chain holds and the store does not, then the channels a claim can still take from:
+   * those whose escrow holds more than they claimed (a payer whose withdrawal finished may have left vouchers
+   * above its balance: those are not claimable, and must not sink a claim of the others). Null when no
+   * channel could be read.
+   */
+  async function reconcile(): Promise<Reconciled | null> {
     const listed = await listUnclaimedChannels(p.db);
-    if (listed.length === 0) return { unclaimed: [], withdrawing: false, reconciled: 0 };
-    const onChain = await p.escrow.channels(listed.map((c) => c.channelId));
-    if (!onChain) return null;
+    if (listed.length === 0) return { claimable: [], escrow: new Map(), withdrawing: false, reconciled: 0 };
+    const escrow = await p.escrow.channels(listed.map((c) => c.channelId));
+    if (escrow.size === 0) return null;
     let reconciled = 0;
     for (const { channelId } of listed) {
-      const claimed = onChain.get(channelId)?.totalClaimed ?? 0n;
+      const claimed = escrow.get(channelId)?.totalClaimed;
+      if (claimed === undefined) continue;
       const { status } = await p.channels.updateChannel(channelId, (current) =>
         current && BigInt(current.totalClaimed) < claimed ? { ...current, totalClaimed: claimed.toString() } : current,
       );
       if (status === "updated") reconciled++;
     }
     const unclaimed = reconciled === 0 ? listed : await listUnclaimedChannels(p.db);
-    const withdrawing = unclaimed.some((c) => onChain.get(c.channelId)?.withdrawalPending);
-    return { unclaimed, withdrawing, reconciled };
+    const claimable = unclaimed.flatMap((c) => {
+      const held = escrow.get(c.channelId);
+      if (!held || held.totalClaimed >= held.balance) return [];
+      const left = held.balance - held.totalClaimed;
+      return [{ ...c, unclaimed: atMost(c.unclaimed, left) }];
+    });
+    const withdrawing = claimable.some((c) => escrow.get(c.channelId)?.withdrawalPending);
+    return { claimable, escrow, withdrawing, reconciled };
+  }
+
+  /** Claims `targets`, each up to what its escrow holds; the transactions mined and the channels they claimed. */
+  async function claim(targets: ReadonlySet<string>, escrow: ReadonlyMap<string, EscrowChannel>) {
+    const results = await p.manager.claim({
+      maxClaimsPerBatch: p.policy.maxClaimsPerBatch,
+      selectClaimChannels: (channels) =>
+        channels.flatMap((c) => {
+          const id = c.channelId.toLowerCase();
+          const held = escrow.get(id);
+          if (!targets.has(id) || !held) return [];
+          const charged = BigInt(c.chargedCumulativeAmount);
+          return [{ ...c, chargedCumulativeAmount: atMost(charged, held.balance).toString() }];
+        }),
+    });
+    return { transactions: results.map((r) => r.transaction), channels: results.reduce((n, r) => n + r.vouchers, 0) };
   }
 
   async function claimOnce(): Promise<ClaimRound> {
     if (!(await lease(claimLease))) return { kind: "NOT_LEASED" };
     const state = await reconcile();
     if (!state) return { kind: "UNREAD" };
-    const { unclaimed, withdrawing, reconciled } = state;
+    const { claimable, escrow, withdrawing, reconciled } = state;
     await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000));
-    const trigger = claimTrigger(unclaimed, withdrawing, p.policy, clock());
+    const trigger = claimTrigger(claimable, withdrawing, p.policy, clock());
     if (!trigger) {
-      const vouchers = unclaimed.reduce((n, c) => n + c.vouchers, 0);
-      return { kind: "WAITING", vouchers, unclaimed: unclaimed.reduce((sum, c) => sum + c.unclaimed, 0n), reconciled };
+      const vouchers = claimable.reduce((n, c) => n + c.vouchers, 0);
+      return { kind: "WAITING", vouchers, unclaimed: claimable.reduce((sum, c) => sum + c.unclaimed, 0n), reconciled };
     }
-    const targets = new Set(unclaimed.map((c) => c.channelId));
+    const targets = new Set(claimable.map((c) => c.channelId));
     try {
-      const results = await p.manager.claim({
-        maxClaimsPerBatch: p.policy.maxClaimsPerBatch,
-        selectClaimChannels: (channels) => channels.filter((c) => targets.has(c.channelId.toLowerCase())),
-      });
-      return { kind: "CLAIMED", trigger, channels: targets.size, transactions: results.map((r) => r.transaction), reconciled };
+      return { kind: "CLAIMED", trigger, ...(await claim(targets, escrow)), failed: 0, reconciled };
     } catch (error) {
-      const message = firstLine(error);
-      log(`[x402] a batch-settlement claim was not mined (${trigger}); the next round claims again: ${message}`);
-      return { kind: "FAILED", trigger, error: message };
+      log(`[x402] a batch-settlement claim was not mined (${trigger}); its channels are claimed one by one: ${firstLine(error)}`);
     }
+    // The escrow refuses a whole claim for one bad entry: claimed alone, no channel holds up the others.
+    const claimed = { transactions: [] as string[], channels: 0, failed: 0 };
+    let lastError = "";
+    for (const id of targets) {
+      try {
+        const one = await claim(new Set([id]), escrow);
+        claimed.transactions.push(...one.transactions);
+        claimed.channels += one.channels;
+      } catch (error) {
+        claimed.failed++;
+        lastError = firstLine(error);
+      }
+    }
+    if (claimed.channels === 0) return { kind: "FAILED", trigger, error: lastError };
+    return { kind: "CLAIMED", trigger, ...claimed, reconciled };
   }
 
   async function sweepOnce(): Promise<SweepRound> {
@@ -172,10 +218,14 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
 
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<unknown>>();
-  /** Runs `round` unless the previous one is still going; a round that throws (the store down) is logged and retried by the next. */
+  /**
+   * Runs `round` at once (a process restarted more often than the interval still runs it), then every
+   * `seconds` unless the previous one is still going; a round that throws (the store down) is logged and
+   * retried by the next.
+   */
   const every = (seconds: number, name: string, round: () => Promise<unknown>) => {
     let busy = false;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (busy) return;
       busy = true;
       const run = round()
@@ -185,9 +235,11 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
           running.delete(run);
         });
       running.add(run);
-    }, seconds * 1000);
+    };
+    const timer = setInterval(tick, seconds * 1000);
     timer.unref();
     timers.push(timer);
+    tick();
   };
 
   return {

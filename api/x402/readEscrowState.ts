@@ -11,21 +11,27 @@ const escrowViews = parseAbi([
   "function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)",
 ]);
 
-/** A channel as the escrow holds it: what its claims took, and whether the payer's timed withdrawal is pending. */
-export type EscrowChannel = { totalClaimed: bigint; withdrawalPending: boolean };
+/** A channel as the escrow holds it: its balance, what its claims took, and whether the payer's timed withdrawal is pending. */
+export type EscrowChannel = { balance: bigint; totalClaimed: bigint; withdrawalPending: boolean };
 
 /** The escrow's state at an evidence-grade block; null: it could not be read at evidence grade now. */
 export type EscrowState = {
-  /** Each channel's claimed total and pending withdrawal, by channel id (lowercase). */
-  channels(channelIds: readonly string[]): Promise<Map<string, EscrowChannel> | null>;
+  /**
+   * The channels read, by channel id (lowercase), in batches of `channelsPerRead`: a batch that cannot be
+   * read at evidence grade leaves its channels out (they are not claimed until read).
+   */
+  channels(channelIds: readonly string[]): Promise<Map<string, EscrowChannel>>;
   /** What the escrow has claimed for `receiver` in `token` and not yet sent it (`settle` sends it). */
   unsettled(receiver: Address, token: Address): Promise<bigint | null>;
 };
 
 export type EscrowStateOnChainParameters = { providers: readonly RpcProvider[]; chainId: number };
 
+/** Channels read in one JSON-RPC batch (two calls each): providers cap a batch's size, often at 100 calls. */
+export const channelsPerRead = 50;
+
 /**
- * The escrow read at an evidence-grade pinned block, in one batch a read: the trusted primary's answer,
+ * The escrow read at an evidence-grade pinned block, a JSON-RPC batch at a time: the trusted primary's answer,
  * or one that a public quorum agrees on. What is claimed and swept is money, so no single untrusted
  * provider decides it.
  */
@@ -38,25 +44,32 @@ export function escrowStateOnChain({ providers, chainId }: EscrowStateOnChainPar
     return answers.every((a) => a.ok) ? answers.map((a) => (a as { value: Hex }).value) : null;
   }
 
+  /** One batch of channels, or null when it could not be read at evidence grade. */
+  async function readBatch(channelIds: readonly string[]): Promise<[string, EscrowChannel][] | null> {
+    const data = channelIds.flatMap((id) => [
+      encodeFunctionData({ abi: escrowViews, functionName: "channels", args: [id as Hex] }),
+      encodeFunctionData({ abi: escrowViews, functionName: "pendingWithdrawals", args: [id as Hex] }),
+    ]);
+    const values = await read(data);
+    if (!values) return null;
+    return channelIds.map((id, i) => {
+      const [balance, totalClaimed] = decodeFunctionResult({ abi: escrowViews, functionName: "channels", data: values[2 * i] as Hex });
+      const [, initiatedAt] = decodeFunctionResult({
+        abi: escrowViews,
+        functionName: "pendingWithdrawals",
+        data: values[2 * i + 1] as Hex,
+      });
+      return [id.toLowerCase(), { balance, totalClaimed, withdrawalPending: initiatedAt !== 0 }];
+    });
+  }
+
   return {
     async channels(channelIds) {
-      const data = channelIds.flatMap((id) => [
-        encodeFunctionData({ abi: escrowViews, functionName: "channels", args: [id as Hex] }),
-        encodeFunctionData({ abi: escrowViews, functionName: "pendingWithdrawals", args: [id as Hex] }),
-      ]);
-      const values = data.length === 0 ? [] : await read(data);
-      if (!values) return null;
-      return new Map(
-        channelIds.map((id, i) => {
-          const [, totalClaimed] = decodeFunctionResult({ abi: escrowViews, functionName: "channels", data: values[2 * i] as Hex });
-          const [, initiatedAt] = decodeFunctionResult({
-            abi: escrowViews,
-            functionName: "pendingWithdrawals",
-            data: values[2 * i + 1] as Hex,
-          });
-          return [id.toLowerCase(), { totalClaimed, withdrawalPending: initiatedAt !== 0 }];
-        }),
-      );
+      const found = new Map<string, EscrowChannel>();
+      for (let start = 0; start < channelIds.length; start += channelsPerRead) {
+        for (const [id, channel] of (await readBatch(channelIds.slice(start, start + channelsPerRead))) ?? []) found.set(id, channel);
+      }
+      return found;
     },
     async unsettled(receiver, token) {
       const values = await read([encodeFunctionData({ abi: escrowViews, functionName: "receivers", args: [receiver, token] })]);

@@ -18,6 +18,7 @@ export const escrowAbi = parseAbi([
   "event Claimed(bytes32 indexed channelId, address indexed sender, uint128 claimAmount, uint128 newTotalClaimed)",
   "struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }",
   "function initiateWithdraw(ChannelConfig config, uint128 amount)",
+  "function finalizeWithdraw(ChannelConfig config)",
 ]);
 
 /** The origin and route the batch tests pay for, at 0.005 USDC a call. */

@@ -59,9 +59,10 @@ async function payCalls(
   backend: Backend,
   calls: number,
   depositCalls = 10,
+  chain = manifest,
 ): Promise<{ payer: Address; channelId: Hex }> {
-  const payerKey = await newPayer(manifest, BigInt(depositCalls));
-  const { pay } = batchPayingFetch(manifest, fetcher(service.app), payerKey, depositCalls);
+  const payerKey = await newPayer(chain, BigInt(depositCalls));
+  const { pay } = batchPayingFetch(chain, fetcher(service.app), payerKey, depositCalls);
   for (let call = 0; call < calls; call++) {
     await service.marketIndex.syncHead();
     const res = await pay(`${origin}${path}`);
@@ -73,14 +74,50 @@ async function payCalls(
 }
 
 /** The escrow's claimed total of `channelId`, read from the chain. */
-async function claimedOnChain(channelId: Hex): Promise<bigint> {
-  const [, totalClaimed] = await testClient(manifest).readContract({
+async function claimedOnChain(channelId: Hex, chain = manifest): Promise<bigint> {
+  const [, totalClaimed] = await testClient(chain).readContract({
     address: batchEscrowAddress,
     abi: escrowAbi,
     functionName: "channels",
     args: [channelId],
   });
   return totalClaimed;
+}
+
+/** `payer`'s channel in the store: its id and configuration, as the escrow takes it. */
+async function channelOf(backend: Backend, payer: Address) {
+  const [row] = (await backend.sql(
+    "SELECT channel_id, payer, payer_authorizer, receiver, receiver_authorizer, token, withdraw_delay, salt FROM app.x402_channel WHERE lower(payer) = lower($1)",
+    [payer],
+  )) as Record<string, string>[];
+  if (!row) throw new Error("no channel");
+  const config = {
+    payer: row.payer as Address,
+    payerAuthorizer: row.payer_authorizer as Address,
+    receiver: row.receiver as Address,
+    receiverAuthorizer: row.receiver_authorizer as Address,
+    token: row.token as Address,
+    withdrawDelay: Number(row.withdraw_delay),
+    salt: row.salt as Hex,
+  };
+  return { channelId: row.channel_id as Hex, config };
+}
+
+/** The payer's own escrow call (`initiateWithdraw` with `amount`, or `finalizeWithdraw`), with gas given to it. */
+async function withdraw(
+  chain: Manifest,
+  payerKey: Hex,
+  functionName: "initiateWithdraw" | "finalizeWithdraw",
+  config: Awaited<ReturnType<typeof channelOf>>["config"],
+  amount?: bigint,
+) {
+  const payer = createDevnetClient(chain.rpcUrl, payerKey);
+  await testClient(chain).setBalance({ address: payer.account.address, value: parseEther("1") });
+  const hash =
+    functionName === "initiateWithdraw"
+      ? await payer.writeContract({ address: batchEscrowAddress, abi: escrowAbi, functionName, args: [config, amount ?? 0n] })
+      : await payer.writeContract({ address: batchEscrowAddress, abi: escrowAbi, functionName, args: [config] });
+  expect((await payer.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
 
 const storedClaimed = async (backend: Backend, channelId: Hex) =>
@@ -108,7 +145,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       // A third payer's voucher is the fifth, the bound: the three channels in one claim, recorded in the store.
       const third = await payCalls(service, backend, 1);
       const round = await job.claimOnce();
-      expect(round).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 3, reconciled: 0 });
+      expect(round).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 3, failed: 0, reconciled: 0 });
       const transactions = round.kind === "CLAIMED" ? round.transactions : [];
       expect(transactions).toHaveLength(1);
       const receipt = await testClient(manifest).getTransactionReceipt({ hash: transactions[0] as Hex });
@@ -196,20 +233,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
     await service.marketIndex.syncHead();
     expect((await pay(`${origin}${path}`)).status).toBe(200);
     const payer = privateKeyToAccount(payerKey).address;
-    const [row] = (await backend.sql(
-      "SELECT channel_id, payer, payer_authorizer, receiver, receiver_authorizer, token, withdraw_delay, salt FROM app.x402_channel WHERE lower(payer) = lower($1)",
-      [payer],
-    )) as Record<string, string>[];
-    if (!row) throw new Error("no channel");
-    const config = {
-      payer: row.payer as Address,
-      payerAuthorizer: row.payer_authorizer as Address,
-      receiver: row.receiver as Address,
-      receiverAuthorizer: row.receiver_authorizer as Address,
-      token: row.token as Address,
-      withdrawDelay: Number(row.withdraw_delay),
-      salt: row.salt as Hex,
-    };
+    const { channelId, config } = await channelOf(backend, payer);
     // The payer starts its timed withdrawal of what it has not spent (it needs gas for that).
     await testClient(manifest).setBalance({ address: payer, value: parseEther("1") });
     const payerClient = createDevnetClient(manifest.rpcUrl, payerKey);
@@ -224,9 +248,61 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
     const job = claimJobOf(service, backend.store.db);
     try {
       expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", trigger: "WITHDRAWAL", channels: 1 });
-      expect(await claimedOnChain(row.channel_id as Hex)).toBe(price);
+      expect(await claimedOnChain(channelId)).toBe(price);
     } finally {
       await job.stop();
     }
   }, 180_000);
+});
+
+// The withdrawal delay is passed by moving the chain's clock: on a fork of its own, which no other test pays on after.
+describe.each(backendNames)("x402 batch-settlement claims after a payer's withdrawal, app store on %s", (backendName) => {
+  const laterFork = privateFork();
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await openBackend(backendName);
+  }, 60_000);
+  afterAll(() => backend?.close());
+
+  test("attack: vouchers above what a payer left in escrow are claimed up to its balance and do not sink the other channels' claim", async () => {
+    const chain = laterFork.manifest();
+    const service = await batchService(chain, backend, privateKeyToAccount(generatePrivateKey()).address);
+    const honest = await payCalls(service, backend, 2, 10, chain);
+    // The attacker pays 3 calls, then withdraws 9 of its 10 calls' deposit (allowed: nothing of it is claimed yet).
+    const attackerKey = await newPayer(chain, 10n);
+    const { pay } = batchPayingFetch(chain, fetcher(service.app), attackerKey, 10);
+    for (let call = 0; call < 3; call++) {
+      await service.marketIndex.syncHead();
+      expect((await pay(`${origin}${path}`)).status).toBe(200);
+    }
+    const attacker = await channelOf(backend, privateKeyToAccount(attackerKey).address);
+    await withdraw(chain, attackerKey, "initiateWithdraw", attacker.config, 9n * price);
+    await testClient(chain).increaseTime({ seconds: attacker.config.withdrawDelay + 1 });
+    await testClient(chain).mine({ blocks: 1 });
+    await withdraw(chain, attackerKey, "finalizeWithdraw", attacker.config);
+    const [balance] = await testClient(chain).readContract({
+      address: batchEscrowAddress,
+      abi: escrowAbi,
+      functionName: "channels",
+      args: [attacker.channelId],
+    });
+    expect(balance).toBe(price);
+
+    // Its 3 calls' voucher alone would revert the whole claim (ClaimExceedsBalance): it is claimed up to the 1 call left.
+    const job = claimJobOf(
+      service,
+      backend.store.db,
+      { maxVouchers: 1 },
+      { escrow: escrowStateOnChain({ providers: [devnetProvider(chain.rpcUrl)], chainId: 8453 }) },
+    );
+    try {
+      expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", channels: 2, failed: 0 });
+      expect(await claimedOnChain(honest.channelId, chain)).toBe(2n * price);
+      expect(await claimedOnChain(attacker.channelId, chain)).toBe(price);
+      // Nothing is left to take from it: no further claim is sent for its vouchers above the balance.
+      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0 });
+    } finally {
+      await job.stop();
+    }
+  }, 240_000);
 });

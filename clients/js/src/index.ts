@@ -75,3 +75,16 @@ export type {
   WhaleSignal,
   WhaleSignals,
 } from "./types.js";
+
+// The names 1.2.7 published, kept so code written against them still compiles (parameter objects are *Parameters now).
+import type { ClientParameters, PayableCallParameters } from "./createClient.js";
+import type { TransactionGuardParameters } from "./guard/transactionGuard.js";
+import type { PaymentParameters } from "./payWithX402.js";
+/** @deprecated Use ClientParameters. */
+export type ClientOptions = ClientParameters;
+/** @deprecated Use PayableCallParameters. */
+export type PayableCallOptions = PayableCallParameters;
+/** @deprecated Use TransactionGuardParameters. */
+export type TransactionGuardOptions = TransactionGuardParameters;
+/** @deprecated Use PaymentParameters. */
+export type PaymentOptions = PaymentParameters;
