@@ -4,7 +4,6 @@ import { baseBlockTimeSeconds, baseChainId } from "../base/baseChain";
 import { type IndexerSettings, indexerSettings } from "../src/config/indexerEnv";
 import { type defaultAbuseLimits, type Env, EnvSchema } from "./env/EnvSchema";
 import { defaultOrigin, isLoopbackHost, type KeyTier } from "./env/envValues";
-import type { X402ClaimPolicy } from "./x402/createX402ClaimJob";
 
 /** Channels claimed per transaction (the package's default): ten cost 192,043 gas in the escrow's snapshot, so a full batch is far inside a Base block. */
 const claimsPerTransaction = 100;
@@ -22,6 +21,18 @@ export type AbuseLimits = { [K in keyof typeof defaultAbuseLimits]: number };
 export type ChainMode =
   | { kind: "devnet"; manifestPath: string; providerUrls: string[]; rpcTimeoutMs: number }
   | { kind: "mainnet"; primaryUrl: string | undefined; publicUrls: string[]; rpcTimeoutMs: number };
+
+/** When batch-settlement vouchers are claimed (`createX402ClaimJob`): as soon as any one bound is reached, every unclaimed channel is. */
+export type X402ClaimPolicy = {
+  /** Unclaimed vouchers in all (X402_CLAIM_MAX_VOUCHERS). */
+  maxVouchers: number;
+  /** Unclaimed amount in all, atomic units of the token (X402_CLAIM_MIN_AMOUNT_USDC). */
+  minAmount: bigint;
+  /** Age of the oldest unclaimed voucher (X402_CLAIM_MAX_AGE_SECONDS): well inside the channels' withdrawal delay. */
+  maxAgeSeconds: number;
+  /** Vouchers (channels) per claim transaction. */
+  maxClaimsPerBatch: number;
+};
 
 export type Config = {
   port: number;

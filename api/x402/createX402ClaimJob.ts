@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BatchSettlementChannelManager, ChannelStorage } from "@x402/evm/batch-settlement/server";
 import type { Address } from "viem";
+import type { X402ClaimPolicy } from "../config";
 import type { AppDb } from "../store/createAppStore";
 import {
   listUnclaimedChannels,
@@ -10,18 +11,6 @@ import {
   type UnclaimedChannel,
 } from "../store/x402ClaimQueries";
 import type { EscrowChannel, EscrowState } from "./readEscrowState";
-
-/** When the vouchers accepted are claimed: as soon as any one bound is reached, every unclaimed channel is. */
-export type X402ClaimPolicy = {
-  /** Unclaimed vouchers in all (X402_CLAIM_MAX_VOUCHERS). */
-  maxVouchers: number;
-  /** Unclaimed amount in all, atomic units of the token (X402_CLAIM_MIN_AMOUNT_USDC). */
-  minAmount: bigint;
-  /** Age of the oldest unclaimed voucher (X402_CLAIM_MAX_AGE_SECONDS): well inside the channels' withdrawal delay. */
-  maxAgeSeconds: number;
-  /** Vouchers (channels) per claim transaction. */
-  maxClaimsPerBatch: number;
-};
 
 export type X402ClaimJobParameters = {
   db: AppDb;

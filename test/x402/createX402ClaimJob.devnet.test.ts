@@ -1,8 +1,9 @@
 import { type Address, type Hex, parseEther, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { X402ClaimPolicy } from "../../api/config";
 import type { AppDb } from "../../api/store/createAppStore";
-import { createX402ClaimJob, type X402ClaimJobParameters, type X402ClaimPolicy } from "../../api/x402/createX402ClaimJob";
+import { createX402ClaimJob, type X402ClaimJobParameters } from "../../api/x402/createX402ClaimJob";
 import { batchEscrowAddress } from "../../api/x402/escrowCodeCheck";
 import { escrowStateOnChain } from "../../api/x402/readEscrowState";
 import type { X402Facilitator } from "../../api/x402/X402Facilitator";

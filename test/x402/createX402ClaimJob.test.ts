@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import type { X402ClaimPolicy } from "../../api/config";
 import type { UnclaimedChannel } from "../../api/store/x402ClaimQueries";
-import { claimTrigger, type X402ClaimPolicy } from "../../api/x402/createX402ClaimJob";
+import { claimTrigger } from "../../api/x402/createX402ClaimJob";
 
 const policy: X402ClaimPolicy = { maxVouchers: 10, minAmount: 1_000_000n, maxAgeSeconds: 300, maxClaimsPerBatch: 100 };
 const now = new Date("2026-12-02T12:00:00Z");
