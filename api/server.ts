@@ -74,6 +74,8 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
   const confirmSettlement = evidenceGradeSettlement({ providers, chainId: baseChainId, token: baseUsdc });
   // On the devnet the payout account signs offers and receipts unless X402_SIGNING_KEY names another key.
   const signingKey = config.x402.signingKey ?? (manifest ? devnetAccount(devnetRoles.payout).privateKey : undefined);
+  // On Base the escrow is trusted only by a hash the operator names (X402_BATCH_ESCROW_CODE_HASH).
+  const batchEscrowCodeHash = config.x402.batchEscrowCodeHash ?? manifest?.codeHashes.x402BatchSettlement ?? null;
   const x402 =
     facilitator && payoutAddress
       ? createX402Service({
@@ -94,17 +96,17 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
           signer: signingKey ? createX402Signer(signingKey) : null,
           retentionSeconds: config.x402.paymentIdRetentionSeconds,
           batchSettlement: {
-            // On Base the escrow is trusted only by a hash the operator names (X402_BATCH_ESCROW_CODE_HASH).
             escrow: escrowCodeCheck({
               providers,
               chainId: baseChainId,
-              expectedCodeHash: config.x402.batchEscrowCodeHash ?? manifest?.codeHashes.x402BatchSettlement ?? null,
+              expectedCodeHash: batchEscrowCodeHash,
             }),
           },
         })
       : null;
   const batchScheme = x402?.batchScheme;
-  if (x402 && batchScheme && payoutAddress) {
+  // Without an expected escrow hash the scheme is never offered: no channel to claim, no escrow to read.
+  if (x402 && batchScheme && payoutAddress && batchEscrowCodeHash) {
     onePerProcess("x402Claims", () => {
       const { claims } = config.x402;
       const job = createX402ClaimJob({

@@ -80,6 +80,12 @@ const atMost = (value: bigint, cap: bigint) => (value > cap ? cap : value);
 /** A failure's first line, short: viem's messages run to kilobytes of calldata. */
 const firstLine = (error: unknown) => (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
 
+/** The vouchers and the amount unclaimed over all `channels`. */
+const unclaimedTotals = (channels: readonly UnclaimedChannel[]) => ({
+  vouchers: channels.reduce((n, c) => n + c.vouchers, 0),
+  amount: channels.reduce((sum, c) => sum + c.unclaimed, 0n),
+});
+
 /** Which bound the unclaimed vouchers reach, if any (a pending withdrawal first: its delay is running). */
 export function claimTrigger(
   unclaimed: readonly UnclaimedChannel[],
@@ -89,8 +95,9 @@ export function claimTrigger(
 ): ClaimTrigger | null {
   if (unclaimed.length === 0) return null;
   if (withdrawing) return "WITHDRAWAL";
-  if (unclaimed.reduce((n, c) => n + c.vouchers, 0) >= policy.maxVouchers) return "COUNT";
-  if (unclaimed.reduce((sum, c) => sum + c.unclaimed, 0n) >= policy.minAmount) return "AMOUNT";
+  const { vouchers, amount } = unclaimedTotals(unclaimed);
+  if (vouchers >= policy.maxVouchers) return "COUNT";
+  if (amount >= policy.minAmount) return "AMOUNT";
   const oldest = Math.min(...unclaimed.map((c) => c.oldestAcceptedAt.getTime()));
   return now.getTime() - oldest >= policy.maxAgeSeconds * 1000 ? "AGE" : null;
 }
@@ -165,8 +172,8 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000));
     const trigger = claimTrigger(claimable, withdrawing, p.policy, clock());
     if (!trigger) {
-      const vouchers = claimable.reduce((n, c) => n + c.vouchers, 0);
-      return { kind: "WAITING", vouchers, unclaimed: claimable.reduce((sum, c) => sum + c.unclaimed, 0n), reconciled };
+      const { vouchers, amount } = unclaimedTotals(claimable);
+      return { kind: "WAITING", vouchers, unclaimed: amount, reconciled };
     }
     const targets = new Set(claimable.map((c) => c.channelId));
     try {

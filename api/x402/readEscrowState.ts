@@ -1,4 +1,5 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
+import type { ObservationBlock } from "../chain/ObservationBlock";
 import { pinObservationBlock } from "../chain/pinObservationBlock";
 import type { RpcProvider } from "../chain/providers";
 import { readAtEvidenceGrade } from "../chain/readAtEvidenceGrade";
@@ -38,19 +39,18 @@ export const channelsPerRead = 50;
 export function escrowStateOnChain({ providers, chainId }: EscrowStateOnChainParameters): EscrowState {
   const call = (data: Hex) => ({ kind: "call" as const, to: batchEscrowAddress, data });
 
-  async function read(data: readonly Hex[]): Promise<Hex[] | null> {
-    const block = await pinObservationBlock({ providers, chainId });
+  async function read(block: ObservationBlock, data: readonly Hex[]): Promise<Hex[] | null> {
     const answers = await readAtEvidenceGrade(block, providers, data.map(call));
     return answers.every((a) => a.ok) ? answers.map((a) => (a as { value: Hex }).value) : null;
   }
 
-  /** One batch of channels, or null when it could not be read at evidence grade. */
-  async function readBatch(channelIds: readonly string[]): Promise<[string, EscrowChannel][] | null> {
+  /** One batch of channels at `block`, or null when it could not be read at evidence grade. */
+  async function readBatch(block: ObservationBlock, channelIds: readonly string[]): Promise<[string, EscrowChannel][] | null> {
     const data = channelIds.flatMap((id) => [
       encodeFunctionData({ abi: escrowViews, functionName: "channels", args: [id as Hex] }),
       encodeFunctionData({ abi: escrowViews, functionName: "pendingWithdrawals", args: [id as Hex] }),
     ]);
-    const values = await read(data);
+    const values = await read(block, data);
     if (!values) return null;
     return channelIds.map((id, i) => {
       const [balance, totalClaimed] = decodeFunctionResult({ abi: escrowViews, functionName: "channels", data: values[2 * i] as Hex });
@@ -66,13 +66,18 @@ export function escrowStateOnChain({ providers, chainId }: EscrowStateOnChainPar
   return {
     async channels(channelIds) {
       const found = new Map<string, EscrowChannel>();
+      // One pin for every batch: the channels are read at one block, and each provider's head is asked once.
+      const block = await pinObservationBlock({ providers, chainId });
       for (let start = 0; start < channelIds.length; start += channelsPerRead) {
-        for (const [id, channel] of (await readBatch(channelIds.slice(start, start + channelsPerRead))) ?? []) found.set(id, channel);
+        for (const [id, channel] of (await readBatch(block, channelIds.slice(start, start + channelsPerRead))) ?? [])
+          found.set(id, channel);
       }
       return found;
     },
     async unsettled(receiver, token) {
-      const values = await read([encodeFunctionData({ abi: escrowViews, functionName: "receivers", args: [receiver, token] })]);
+      const values = await read(await pinObservationBlock({ providers, chainId }), [
+        encodeFunctionData({ abi: escrowViews, functionName: "receivers", args: [receiver, token] }),
+      ]);
       if (!values) return null;
       const [claimed, settled] = decodeFunctionResult({ abi: escrowViews, functionName: "receivers", data: values[0] as Hex });
       return claimed - settled;
