@@ -7,7 +7,7 @@
  * are `npm run bench:market`'s. PGlite, or Postgres with DATABASE_URL; Redis limits with REDIS_URL.
  * The load: bench/loadSettings.ts (BENCH_CPU_PROF_DIR: the access server's V8 CPU profile, which
  * bench/cpuProfileSummary.ts reads).
- * Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=1 BENCH_WARMUP_SECONDS=0
+ * Tiny (the smoke test): BENCH_DURATION=2 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=2 BENCH_WARMUP_SECONDS=0
  * BENCH_CONNECTIONS=1 BENCH_RATE_CONNECTIONS=1.
  * Plain script: `npm run bench:access`. Last line: one JSON object, `accessFigures` in bench/benchFigures.ts.
  */

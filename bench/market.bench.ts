@@ -19,7 +19,7 @@
  * (BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (`--cpu-prof`). BENCH_SERVICE_URL
  * and BENCH_SERVICE_MANIFEST: measure an `npm start` already running (bench/benchService.ts; not with
  * BENCH_REPLICA or BENCH_CPU_PROF_DIR, which need their own).
- * Tiny (the smoke test): BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=1 BENCH_WARMUP_SECONDS=0
+ * Tiny (the smoke test): BENCH_DURATION=2 BENCH_ROUNDS=1 BENCH_RATE_SECONDS=2 BENCH_WARMUP_SECONDS=0
  * BENCH_CONNECTIONS=1 BENCH_RATE_CONNECTIONS=1.
  * Last line: one JSON object, `marketFigures` in bench/benchFigures.ts.
  */

@@ -12,12 +12,29 @@ export type MeasureLoadParameters = {
   rate?: number;
 };
 
-/** One time-bounded autocannon run from this process; throws unless it got answers and every one is a 2xx. */
+/**
+ * Runs that ended before one answer came back, each twice as long as the last, before the server is called
+ * stalled: a run counts only answers completed inside it, and on a starved machine one answer can take longer
+ * than a short run.
+ */
+const runsWithoutAnswer = 3;
+
+/**
+ * One time-bounded autocannon run from this process; throws unless it got answers and every one is a 2xx.
+ * A run without a single answer is run again, longer (`runsWithoutAnswer`).
+ */
 export async function measureLoad({ url, headers, connections, seconds, rate }: MeasureLoadParameters): Promise<LoadRun> {
-  const result = await autocannon({ url, headers, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) });
+  const runFor = (duration: number) => autocannon({ url, headers, connections, duration, ...(rate ? { overallRate: rate } : {}) });
+  let duration = seconds;
+  let result = await runFor(duration);
+  for (let run = 2; result.requests.total === 0 && run <= runsWithoutAnswer; run++) {
+    console.error(`${url}: no answer within ${duration} s, measuring again for ${duration * 2} s`);
+    duration *= 2;
+    result = await runFor(duration);
+  }
   const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const counts = Object.fromEntries(Object.entries(statuses).map(([code, s]) => [code, s.count]));
-  if (result.requests.total === 0) throw new Error(`${url}: no answer within ${seconds} s (a starved machine, or a stalled server)`);
+  if (result.requests.total === 0) throw new Error(`${url}: no answer within ${duration} s (a starved machine, or a stalled server)`);
   if (result.errors > 0 || result["2xx"] !== result.requests.total) {
     throw new Error(`${url}: ${result.errors} errors, statuses ${JSON.stringify(counts)} of ${result.requests.total} answers`);
   }

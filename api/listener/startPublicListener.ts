@@ -2,6 +2,11 @@ import type { Server } from "node:http";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import { rememberNodeRequest } from "../http/requestHeader";
 
+/** How long an idle kept-alive connection stays open. */
+export const keepAliveTimeoutMs = 65_000;
+/** While closing, how often connections turned idle are closed. */
+const closingSweepMs = 100;
+
 /** What the listener serves: a Hono app, or anything with its `fetch`. */
 export type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Promise<Response> };
 
@@ -32,6 +37,10 @@ export function startPublicListener({ host, port, app }: StartPublicListenerPara
       return current.fetch(request, env as HttpBindings);
     },
   }) as Server;
+  // Past any load balancer's idle timeout (60 s is the common default), so the balancer, never we, closes
+  // an idle kept-alive connection: closing it ourselves races a request sent on it (a reset the client sees).
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.headersTimeout = keepAliveTimeoutMs + 1_000;
   const listener: PublicListener = {
     use(next) {
       current = next;
@@ -39,7 +48,13 @@ export function startPublicListener({ host, port, app }: StartPublicListenerPara
     close: () =>
       (closing ??= new Promise((done) => {
         if (!server.listening) return done();
-        server.close(() => done());
+        // A connection whose request in flight was just answered turns idle and would be kept for the whole
+        // keep-alive timeout: swept until the last one is gone.
+        const sweep = setInterval(() => server.closeIdleConnections(), closingSweepMs);
+        server.close(() => {
+          clearInterval(sweep);
+          done();
+        });
         server.closeIdleConnections();
       })),
   };

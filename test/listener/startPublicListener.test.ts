@@ -1,8 +1,9 @@
+import { Agent, get } from "node:http";
 import { Hono } from "hono";
 import { afterEach, describe, expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../../api/config";
 import { confineIndexerServer } from "../../api/listener/confineIndexerServer";
-import { type PublicListener, startPublicListener } from "../../api/listener/startPublicListener";
+import { keepAliveTimeoutMs, type PublicListener, startPublicListener } from "../../api/listener/startPublicListener";
 import { freePort } from "../../devnet/anvil";
 
 const answering = (text: string) => new Hono().get("/", (c) => c.text(text));
@@ -54,6 +55,30 @@ describe("startPublicListener", () => {
     expect(await (await inFlight).text()).toBe("answered");
     await Promise.all([first, second]);
     expect(settled.sort()).toEqual(["first", "second"]);
+  });
+
+  test("behavior: an idle kept-alive connection outlives Node's 5-second default, so a client reusing it is not reset", async () => {
+    const port = await freePort();
+    open.push(await startPublicListener({ host: "127.0.0.1", port, app: answering("up") }));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const request = () =>
+      new Promise<{ reused: boolean; body: string }>((done, fail) => {
+        const req = get(`http://127.0.0.1:${port}/`, { agent }, (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => done({ reused: req.reusedSocket, body }));
+        });
+        req.once("error", fail);
+      });
+    try {
+      expect(await request()).toEqual({ reused: false, body: "up" });
+      // Past Node's default keepAliveTimeout (5 s), which closed this connection before.
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await request()).toEqual({ reused: true, body: "up" });
+      expect(keepAliveTimeoutMs).toBeGreaterThan(60_000);
+    } finally {
+      agent.destroy();
+    }
   });
 
   test("error: a port in use rejects the start", async () => {
