@@ -74,7 +74,7 @@ export function createApp(deps: AppParameters) {
   const accessChain = createAccessChain(deps.access, deps.x402, deps.discovery.counters);
   const mount = createRouteMounter(app, accessChain);
   const checkStatus = createStatusCheck(deps.status, deps.discovery);
-  const routeDeps: RouteParameters = {
+  const routeParameters: RouteParameters = {
     capability: deps.capability,
     market: deps.market,
     checkStatus,
@@ -83,11 +83,11 @@ export function createApp(deps: AppParameters) {
     clientBucket: deps.access.clientBucket,
     indexDb: deps.status.indexDb,
   };
-  mountServedRoutes(mount, servedRoutes, routeDeps);
+  mountServedRoutes(mount, servedRoutes, routeParameters);
   mountDiscoveryRoutes(mount, deps.discovery, deps.access, routeList);
   const { origins } = deps.access;
   mountMcpRoutes(mount, {
-    tools: mcpTools(servedRoutes, routeDeps),
+    tools: mcpTools(servedRoutes, routeParameters),
     accessChain,
     origins,
     clientBucket: deps.access.clientBucket,

@@ -21,9 +21,9 @@ import { shareHeadReads } from "./health/shareHeadReads";
 import type { IndexDb } from "./index/indexDb";
 import { resolveApiKeyPepper } from "./keys/resolveApiKeyPepper";
 import { catalogueRates } from "./keys/toIssuedKey";
+import { assembleObserveGasFees } from "./market/assembleObserveGasFees";
+import { assembleSimulateTrade } from "./market/assembleSimulateTrade";
 import { createEthQuote } from "./market/createEthQuote";
-import { createGasFeesDeps } from "./market/createGasFeesDeps";
-import { createSimulateTradeDeps } from "./market/createSimulateTradeDeps";
 import { createReadMarket, marketRules } from "./market/readMarket";
 import { onePerProcess } from "./memo/onePerProcess";
 import { createUsageCounters } from "./stats/createUsageCounters";
@@ -196,11 +196,11 @@ export function createServerApp(indexDb: IndexDb, config: Config = loadConfig())
       workBudget: createWorkBudget({ readsPerMinute: config.demoReadsPerMinute }),
     },
     market: {
-      gasFees: createGasFeesDeps({ providers, chainId: baseChainId, blockTimeMs }),
+      gasFees: assembleObserveGasFees({ providers, chainId: baseChainId, blockTimeMs }),
       readMarket,
       whaleSignals: { readMarket, indexDb, chainId: baseChainId, windowBlocks: config.market.whaleWindowBlocks },
       // The devnet's DEXes are our own deployments: its manifest names their factories and init code.
-      simulateTrade: createSimulateTradeDeps({
+      simulateTrade: assembleSimulateTrade({
         providers,
         chainId: baseChainId,
         dexes: manifest?.dexes ?? baseDexDeployments,

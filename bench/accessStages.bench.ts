@@ -23,7 +23,7 @@ import type { IndexDb } from "../api/index/indexDb";
 import { type AppStore, createAppStore } from "../api/store/createAppStore";
 import { baseDexDeployments } from "../base/baseDexDeployments";
 import { unlimitedAbuse, unlimitedRates } from "../test/support/access";
-import { testDiscoveryDeps, testMarketDeps } from "../test/support/app";
+import { testDiscoveryParameters, testMarketParameters } from "../test/support/app";
 import { testOrigins } from "../test/support/keyClaims";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { storeProKey } from "./storeProKey";
@@ -94,11 +94,11 @@ try {
       x402Facilitator: null,
     },
     capability: { providers, chainId: 8453, samples: [], observationCache: createObservationCache() },
-    market: testMarketDeps(providers, indexDb, baseDexDeployments),
+    market: testMarketParameters(providers, indexDb, baseDexDeployments),
     access,
     keyRoutes,
     x402: null,
-    discovery: testDiscoveryDeps(store),
+    discovery: testDiscoveryParameters(store),
   });
 
   const stages: Record<string, () => Promise<unknown>> = {

@@ -11,7 +11,7 @@
 
 import { auditContract } from "../api/capability/auditContract";
 import { simulateTrade } from "../api/market/simulateTrade";
-import { figuresEqualParameters, simulationDeps } from "../test/support/simulation";
+import { figuresEqualParameters, simulationParameters } from "../test/support/simulation";
 import { openBenchDevnet } from "./benchDevnet";
 import { printFigures, simulationFigures } from "./benchFigures";
 import { median } from "./median";
@@ -26,7 +26,7 @@ try {
   if (!diamond) throw new Error("no diamond in the manifest");
   const { timeoutMs } = devnet;
   const providers = [{ name: "devnet", url: manifest.rpcUrl, trusted: true, timeoutMs }];
-  const deps = simulationDeps(manifest, providers);
+  const deps = simulationParameters(manifest, providers);
   const fixtures = manifest.simulationTokens;
 
   // Every fixture once, for its figures and round trips.

@@ -15,7 +15,7 @@ export type GasObservation = { reading: GasReading; block: ObservationBlock; pro
 export type ObserveGasFeesParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
-  /** How heads are read to pin a block: shared between requests (`createGasFeesDeps`), so pinning costs no round trip per request. */
+  /** How heads are read to pin a block: shared between requests (`assembleObserveGasFees`), so pinning costs no round trip per request. */
   readHead: ReadHead;
   /** One observation per pinned block. */
   cache: BlockCache<GasObservation>;

@@ -17,7 +17,7 @@ import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/re
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { testAccessServices, unlimitedRates } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { deployOwnedWalletContract } from "../support/ownedWallet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
@@ -126,7 +126,7 @@ async function serveOver(providers: RpcProvider[], perMinute = 1e6) {
     },
     providers,
   );
-  const deps = testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 });
+  const deps = testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402 });
   const app = createApp({ ...deps, capability: { ...deps.capability, providers } });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));

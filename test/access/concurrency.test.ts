@@ -3,7 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { IntentEnvelope, IssuedKey, PurchaseIntent } from "../../api/keys/records";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { payUsdc } from "../support/usdc";
 import { accessApp, type Backend, backendNames, captureLogs, indexHeadAt, indexPayment, openBackend, post, userKey } from "./support";
@@ -153,7 +153,7 @@ describe.each(backendNames)("concurrency on %s", (backendName) => {
     await backend.sql("DELETE FROM app.credit_usage WHERE key_id = $1", [paid.keyId]);
     // No provider answers: every metered route is 503 DATA_SOURCE_UNAVAILABLE.
     const down = { providers: [{ name: "down", url: "http://127.0.0.1:1", trusted: true }], chainId: 8453, samples: [] };
-    const failing = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, capability: down }));
+    const failing = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, capability: down }));
     for (const route of ["audit", "preflight"] as const) {
       const res = await call(failing, route, paid.apiKey as string);
       expect(res.status).toBe(503);

@@ -14,7 +14,7 @@ import type { IntentEnvelope, IssuedKey, Plans } from "../../api/keys/records";
 import { createAppStore } from "../../api/store/createAppStore";
 import { findKeyBySecretHash } from "../../api/store/keyQueries";
 import { unlimitedRates, viaTestProxy } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { accessApp, type Backend, backendNames, openBackend, post } from "./support";
 
@@ -85,7 +85,7 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
     );
     expect(byRoute(plans.x402)).toEqual(byRoute(payable.map(({ route, priceUsd }) => ({ route, priceUsd }))));
     const { access, keyRoutes } = accessApp(manifest, backend);
-    const withoutX402 = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402: null }));
+    const withoutX402 = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402: null }));
     expect(((await (await withoutX402.request("/v1/plans")).json()) as Plans).x402).toEqual([]);
   });
 
@@ -240,7 +240,7 @@ describe.each(backendNames)("limits, gateway and operator on %s", (backendName) 
   test("error: an unreachable store is 503 PERSISTENCE_UNAVAILABLE, never 500", async () => {
     const store = createAppStore({ kind: "postgres", url: "postgres://postgres@127.0.0.1:1/none" });
     const { access, keyRoutes } = accessApp(manifest, { ...backend, store });
-    const app = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes }));
+    const app = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes }));
     const results = [
       await app.request("/v1/keys/self", { headers: { "x-api-key": "svc_test_1111111111111111111111111111111111111111111" } }),
       await post(app, "/v1/subscribe/free/challenge", { userWallet: user.address }),

@@ -20,7 +20,7 @@ import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { chainHead, payment } from "../../ponder.schema";
 import { testAccessServices, viaTestProxy } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testClient } from "../support/devnet";
 import { createThrowawayDatabase, testBackends } from "../support/postgres";
 import { testX402Service } from "../support/x402";
@@ -139,7 +139,7 @@ function readTree(dir: string): string {
 export function accessApp(manifest: Manifest, backend: Backend, overrides: Partial<CreateAccessServicesParameters> = {}) {
   const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store, ...overrides });
   const x402 = testX402Service(manifest, backend.store);
-  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 })), access, keyRoutes };
+  return { app: createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402 })), access, keyRoutes };
 }
 
 /** A fixed live quote of 3,000 USD per ETH (the devnet's reference price). */

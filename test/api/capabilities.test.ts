@@ -8,13 +8,13 @@ import { AuditResponse, ScoreResponse } from "../../api/capability/AuditResponse
 import { TransactionPreflightResponse } from "../../api/capability/TransactionPreflightResponse";
 import type { IndexDb } from "../../api/index/indexDb";
 import { testAccessServices } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
 const pglite = new PGlite();
 const indexDb = drizzle(pglite) as unknown as IndexDb;
-const app = createApp(testAppDeps(manifest, indexDb));
+const app = createApp(testAppParameters(manifest, indexDb));
 const user = manifest.accounts.users[11];
 let apiKey = "";
 
@@ -94,7 +94,7 @@ describe("capability routes behind access control", () => {
     expect(await bad.json()).toMatchObject({ error: "INVALID_BODY" });
 
     const offline = createApp(
-      testAppDeps(manifest, indexDb, {
+      testAppParameters(manifest, indexDb, {
         capability: { providers: [{ name: "down", url: "http://127.0.0.1:9", trusted: true }], chainId: 8453, samples: [] },
         ...testAccessServices(manifest, indexDb),
       }),

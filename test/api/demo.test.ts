@@ -4,13 +4,13 @@ import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import { demoSamples } from "../../api/capability/demoSamples";
 import type { IndexDb } from "../../api/index/indexDb";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
 const pglite = new PGlite();
 afterAll(() => pglite.close());
-const app = createApp(testAppDeps(manifest, drizzle(pglite) as unknown as IndexDb));
+const app = createApp(testAppParameters(manifest, drizzle(pglite) as unknown as IndexDb));
 
 describe("GET /v1/demo/audit/{address}", () => {
   test("default: a published sample gets the full audit evidence, with provenance headers", async () => {
@@ -65,7 +65,7 @@ describe("GET /v1/demo/audit/{address}", () => {
   test("error: every provider down is 503 DATA_SOURCE_UNAVAILABLE", async () => {
     const down = [{ name: "devnet", url: "http://127.0.0.1:9", trusted: true }];
     const offline = createApp(
-      testAppDeps(manifest, drizzle(pglite) as unknown as IndexDb, { capability: { providers: down, chainId: 8453, samples: [] } }),
+      testAppParameters(manifest, drizzle(pglite) as unknown as IndexDb, { capability: { providers: down, chainId: 8453, samples: [] } }),
     );
     const res = await offline.request(`/v1/demo/audit/${manifest.contracts.diamond}`);
     expect(res.status).toBe(503);

@@ -8,7 +8,7 @@ import { createObservationCache } from "../../api/capability/createObservationCa
 import type { IndexDb } from "../../api/index/indexDb";
 import { mine } from "../access/support";
 import { testAccessServices, viaTestProxy } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { devnetProvider, testManifest } from "../support/devnet";
 import { type RpcProxy, startRpcProxy } from "../support/rpcProxy";
 
@@ -22,7 +22,7 @@ const readsPerMinute = 500;
 
 describe("the demo audit's per-client work budget (DEMO_RPC_READS_PER_MINUTE)", () => {
   const dissectionCache = createDissectionCache();
-  const deps = testAppDeps(manifest, indexDb, testAccessServices(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }));
+  const deps = testAppParameters(manifest, indexDb, testAccessServices(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }));
   const app = createApp({
     ...deps,
     capability: {
@@ -92,7 +92,7 @@ describe("the demo's work budget under a parallel burst from one client", () => 
   };
   const appOverProxy = (budget = readsPerMinute) => {
     const providers = [devnetProvider(proxy.url, "counted")];
-    const deps = testAppDeps(manifest, indexDb, testAccessServices(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }));
+    const deps = testAppParameters(manifest, indexDb, testAccessServices(manifest, indexDb, { clientIpHeader: "x-forwarded-for" }));
     // No observation cache: each request observes afresh, as requests for distinct heavy contracts would.
     return createApp({
       ...deps,

@@ -7,13 +7,13 @@ import { errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { AppDb } from "../../api/store/createAppStore";
 import { testAccessServices, unlimitedRates } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
 const pglite = new PGlite();
 const indexDb = drizzle(pglite) as unknown as IndexDb;
-const app = createApp(testAppDeps(manifest, indexDb));
+const app = createApp(testAppParameters(manifest, indexDb));
 afterAll(() => pglite.close());
 
 const post = (path: string, body: string, type = "application/json") =>
@@ -161,7 +161,7 @@ describe("the one error shape, through createApp", () => {
     // A real store whose schema was never migrated: the query fails with an error that is no outage.
     const unmigrated = new PGlite();
     const store = { db: drizzle(unmigrated) as unknown as AppDb, ready: Promise.resolve(), close: () => unmigrated.close() };
-    const broken = createApp(testAppDeps(manifest, indexDb, testAccessServices(manifest, indexDb, { store })));
+    const broken = createApp(testAppParameters(manifest, indexDb, testAccessServices(manifest, indexDb, { store })));
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await broken.request("/v1/subscribe/free/challenge", {
       method: "POST",
@@ -181,7 +181,7 @@ describe("the one error shape, through createApp", () => {
   test("behavior: every error code has one status, and retryable codes say so in the body", async () => {
     for (const [code, spec] of Object.entries(errorCodes)) expect(spec.status, code).toBeGreaterThanOrEqual(400);
     const rateLimits = createRateLimits({ perMinute: { ...unlimitedRates, PUBLIC: 1 } });
-    const limited = createApp(testAppDeps(manifest, indexDb, testAccessServices(manifest, indexDb, { rateLimits })));
+    const limited = createApp(testAppParameters(manifest, indexDb, testAccessServices(manifest, indexDb, { rateLimits })));
     expect((await limited.request("/v1/plans")).status).toBe(200);
     const res = await limited.request("/v1/plans");
     expect(res.status).toBe(429);

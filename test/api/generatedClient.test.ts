@@ -8,11 +8,11 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const pglite = new PGlite();
-const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
+const app = createApp(testAppParameters(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
 /** A caller of the two enum routes, written against the types generated from the served document. */
 const caller = `

@@ -9,13 +9,13 @@ import { routeGroups } from "../../api/routes/routeGroups";
 import { routeList } from "../../api/routes/routeList";
 import { sampleNames } from "../../api/samples/sampleNames";
 import { pendingSpecRoutes, specRoutes } from "../spec/specRoutes";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { testOrigins } from "../support/keyClaims";
 
 const pglite = new PGlite();
 afterAll(() => pglite.close());
-const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
+const app = createApp(testAppParameters(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
 type Document = {
   openapi: string;

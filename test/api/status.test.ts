@@ -14,7 +14,7 @@ import { baseNetwork } from "../../base/baseChain";
 import { freePort } from "../../devnet/anvil";
 import { chainHead } from "../../ponder.schema";
 import { testAppStore } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { testFacilitator } from "../support/x402";
@@ -43,7 +43,7 @@ const statusApp = (
   extra: Partial<CheckStatusParameters> = {},
 ) =>
   createApp(
-    testAppDeps(manifest, db, {
+    testAppParameters(manifest, db, {
       status: {
         indexDb: db,
         appStore,

@@ -8,14 +8,14 @@ import { sampleRoutes } from "../../api/samples/buildSamples";
 import { SampleEnvelope, SampleIndex } from "../../api/samples/SampleEnvelope";
 import { readFrozenCapture } from "../../api/samples/sampleCatalogue";
 import { sampleNames } from "../../api/samples/sampleNames";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const pglite = new PGlite();
 afterAll(() => pglite.close());
 // x402 configured (the default test deps): the samples must still never ask for payment.
 const routeOf = sampleRoutes(routeList);
-const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
+const app = createApp(testAppParameters(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
 describe("GET /v1/samples and GET /v1/sample", () => {
   test("default: the index lists every sample with an absolute URL that answers its envelope", async () => {

@@ -56,7 +56,7 @@ beforeAll(async () => {
   backend = await openBackend("pglite");
   let now = Date.now();
   ({ app } = discoveryApp(manifest, backend, {}, { healthSampleIntervalSeconds: 3600 }));
-  const status = { ...(await import("../support/app")).testAppDeps(manifest, backend.indexDb).status, appStore: backend.store };
+  const status = { ...(await import("../support/app")).testAppParameters(manifest, backend.indexDb).status, appStore: backend.store };
   const sampler = createHealthSampler({
     db: backend.store.db,
     check: () => checkStatus(status),

@@ -5,7 +5,7 @@ import { createHealthSampler } from "../../api/health/createHealthSampler";
 import { minimumCoverage, requiredSamples } from "../../api/health/readAvailability";
 import type { StatusHistory } from "../../api/health/StatusHistory";
 import { type Backend, backendNames, openBackend } from "../access/support";
-import { testAppDeps, testDiscoveryDeps } from "../support/app";
+import { testAppParameters, testDiscoveryParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 const manifest = testManifest();
@@ -23,8 +23,8 @@ describe.each(backendNames)("the status history on %s", (name) => {
 
   beforeAll(async () => {
     backend = await openBackend(name);
-    const deps = testAppDeps(manifest, backend.indexDb, {
-      discovery: testDiscoveryDeps(backend.store, { healthSampleIntervalSeconds: intervalSeconds, clock }),
+    const deps = testAppParameters(manifest, backend.indexDb, {
+      discovery: testDiscoveryParameters(backend.store, { healthSampleIntervalSeconds: intervalSeconds, clock }),
     });
     const status = { ...deps.status, appStore: backend.store };
     app = createApp({ ...deps, status });

@@ -7,7 +7,7 @@ import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import { type Backend, openBackend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps, testDiscoveryDeps, testOperatorStatsToken } from "../support/app";
+import { testAppParameters, testDiscoveryParameters, testOperatorStatsToken } from "../support/app";
 import { testX402Service } from "../support/x402";
 
 /** An app whose keys, counters and stats all live in `backend`'s store; the client address is read from x-forwarded-for. */
@@ -18,8 +18,8 @@ export function discoveryApp(
   discoveryOverrides: Partial<DiscoveryParameters> = {},
   x402: X402Service = testX402Service(manifest, backend.store),
 ) {
-  const discovery = testDiscoveryDeps(backend.store, discoveryOverrides);
-  const deps = testAppDeps(manifest, backend.indexDb, {
+  const discovery = testDiscoveryParameters(backend.store, discoveryOverrides);
+  const deps = testAppParameters(manifest, backend.indexDb, {
     ...testAccessServices(manifest, backend.indexDb, { store: backend.store, clientIpHeader: "x-forwarded-for", ...access }),
     x402,
     discovery,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
 import { readIndexReadiness } from "../../api/index/readIndexReadiness";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 describe("the probes (/health, /ready) of createApp", () => {
@@ -14,7 +14,7 @@ describe("the probes (/health, /ready) of createApp", () => {
   beforeAll(() => {
     pglite = new PGlite();
     indexDb = drizzle(pglite) as unknown as IndexDb;
-    app = createApp(testAppDeps(testManifest(), indexDb));
+    app = createApp(testAppParameters(testManifest(), indexDb));
   });
   afterAll(() => pglite.close());
 

@@ -7,13 +7,13 @@ import { GasPriceOracleAbi } from "../../abis/GasPriceOracleAbi";
 import { createApp } from "../../api/app";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
-import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
+import { assembleObserveGasFees } from "../../api/market/assembleObserveGasFees";
 import { GasFees, type WeiAmount } from "../../api/market/GasFees";
 import { feeHistoryBlocks, type ObserveGasFeesParameters, observeGasFees, priorityFeePercentiles } from "../../api/market/observeGasFees";
 import { basePredeploys } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetL1FeeParameters } from "../../devnet/seed/gasPriceOracle";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppParameters, testMarketParameters } from "../support/app";
 import { devnetProvider, testManifest } from "../support/devnet";
 import { type RpcProxy, type RpcProxyMode, startRpcProxy } from "../support/rpcProxy";
 
@@ -25,7 +25,7 @@ const senderKey = generatePrivateKey();
 const client = createDevnetClient(manifest.rpcUrl, senderKey);
 const pglite = new PGlite();
 const indexDb = drizzle(pglite) as unknown as IndexDb;
-const app = createApp(testAppDeps(manifest, indexDb));
+const app = createApp(testAppParameters(manifest, indexDb));
 const proxies: RpcProxy[] = [];
 
 /** A free key of a fresh wallet (each has 10 credits a day): challenge, personal_sign, claim. */
@@ -48,8 +48,8 @@ async function proxy(mode: RpcProxyMode = "pass"): Promise<RpcProxy> {
 
 /** An app whose market routes read from `providers` (and whose other parts are the test devnet's). */
 function appReading(providers: RpcProvider[], gasFees: Partial<ObserveGasFeesParameters> = {}): App {
-  const market = testMarketDeps(providers, indexDb, manifest.dexes);
-  return createApp(testAppDeps(manifest, indexDb, { market: { ...market, gasFees: { ...market.gasFees, ...gasFees } } }));
+  const market = testMarketParameters(providers, indexDb, manifest.dexes);
+  return createApp(testAppParameters(manifest, indexDb, { market: { ...market, gasFees: { ...market.gasFees, ...gasFees } } }));
 }
 
 const exact = (amount: WeiAmount) => [BigInt(amount.wei), parseGwei(amount.gwei)];
@@ -197,7 +197,7 @@ describe("GET /v1/gas/fees on the devnet", () => {
     // The head holds still and the clock moves only when the test says so: nothing races a busy machine.
     await through.holdHead(Number(await client.getBlockNumber({ cacheTime: 0 })));
     let now = new Date();
-    const deps = createGasFeesDeps({
+    const deps = assembleObserveGasFees({
       providers: [devnetProvider(through.url, "proxied")],
       chainId: 8453,
       blockTimeMs: 2000,
@@ -242,7 +242,7 @@ describe("GET /v1/gas/fees on the devnet", () => {
     const now = new Date();
     // Another test file mining twice within one read would make it HEAD_MOVED: the scenario is then run again.
     for (let attempt = 1; ; attempt++) {
-      const deps = createGasFeesDeps({
+      const deps = assembleObserveGasFees({
         providers: [devnetProvider(manifest.rpcUrl)],
         chainId: 8453,
         blockTimeMs: 2000,

@@ -18,7 +18,7 @@ import { decodeUniswapV4Slot0, uniswapV4PoolSlots } from "../../base/uniswapV4";
 import { createDevnetClient } from "../../devnet/client";
 import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { indexerPlan } from "../../src/config/indexerPlan";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppParameters, testMarketParameters } from "../support/app";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import { constantProductPools } from "../support/marketIndex";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/startIndexer";
@@ -73,7 +73,10 @@ describe.runIf(databaseUrl)("market routes over the live index (Postgres)", () =
     pool.on("error", () => {});
     const indexDb = drizzle(pool) as unknown as IndexDb;
     const providers = [devnetProvider(manifest.rpcUrl)];
-    app = createApp({ ...testAppDeps(manifest, indexDb), market: testMarketDeps(providers, indexDb, manifest.dexes, maxIndexLagBlocks) });
+    app = createApp({
+      ...testAppParameters(manifest, indexDb),
+      market: testMarketParameters(providers, indexDb, manifest.dexes, maxIndexLagBlocks),
+    });
     for (let i = 0; i < 7; i++) keys.push(await freeKey(app, generatePrivateKey()));
     await indexedHead();
   }, 420_000);

@@ -9,7 +9,7 @@ import { artifactOf, compileFixtures } from "../../devnet/compile";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 import { devnetProvider, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
-import { expectedCosts, figureOf, figuresEqualParameters, simulationDeps } from "../support/simulation";
+import { expectedCosts, figureOf, figuresEqualParameters, simulationParameters } from "../support/simulation";
 
 // A private fork of the seeded devnet: the replays below are real transactions, and one test pauses a token.
 let fork: Anvil;
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => fork?.stop());
 
 async function simulate(address: Address) {
-  return simulateTrade(simulationDeps(manifest, [devnetProvider(manifest.rpcUrl, "fork")]), { address });
+  return simulateTrade(simulationParameters(manifest, [devnetProvider(manifest.rpcUrl, "fork")]), { address });
 }
 
 async function simulated(fixture: SimulationFixture): Promise<TradeSimulationResponse> {
@@ -212,7 +212,7 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
   test("a provider that ignores the simulator's code override (its call answers 0x): UNVERIFIED, never a throw", async () => {
     const proxy = await startRpcProxy(manifest.rpcUrl, "empty-overridden-call");
     try {
-      const deps = simulationDeps(manifest, [devnetProvider(proxy.url, "no-overrides")]);
+      const deps = simulationParameters(manifest, [devnetProvider(proxy.url, "no-overrides")]);
       const result = await simulateTrade(deps, { address: fixture("plain").address });
       expect(result.ok && [result.value.evidenceStatus, result.value.reason, result.value.figures]).toEqual([
         "UNVERIFIED",

@@ -31,13 +31,13 @@ let service: McpTestService;
 let idleService: McpTestService;
 const idleMs = 1500;
 
-const mcpOptions = { allowedOrigins: [testOrigins.public], maxStreams, maxStreamsPerClient: perClient };
+const mcpSettings = { allowedOrigins: [testOrigins.public], maxStreams, maxStreamsPerClient: perClient };
 /** Each service's own budgets: MCP_REQUESTS_PER_MINUTE is `perMinute` there. */
 const budget = () => ({ rateLimits: createRateLimits({ perMinute: { ...unlimitedRates, MCP: perMinute } }) });
 beforeAll(async () => {
   [service, idleService] = await Promise.all([
-    startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: 3_600_000 } }, budget()),
-    startMcpService(manifest, { mcp: { ...mcpOptions, streamIdleMs: idleMs } }, budget()),
+    startMcpService(manifest, { mcp: { ...mcpSettings, streamIdleMs: 3_600_000 } }, budget()),
+    startMcpService(manifest, { mcp: { ...mcpSettings, streamIdleMs: idleMs } }, budget()),
   ]);
 }, 240_000);
 afterAll(async () => {

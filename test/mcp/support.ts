@@ -15,7 +15,7 @@ import type { AppStore } from "../../api/store/createAppStore";
 import type { Manifest } from "../../devnet/manifest";
 import { openBackend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppParameters, testMarketParameters } from "../support/app";
 import { devnetProvider } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import { testBatchSettlement, testFacilitator, testX402Service } from "../support/x402";
@@ -52,8 +52,8 @@ export async function startMcpService(
     batchSettlement: testBatchSettlement(manifest),
   });
   const { access, keyRoutes } = testAccessServices(manifest, marketIndex.indexDb, { store, ...accessOverrides });
-  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
-  const app = createApp({ ...testAppDeps(manifest, marketIndex.indexDb, { access, keyRoutes, x402, market }), ...overrides });
+  const market = testMarketParameters([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes);
+  const app = createApp({ ...testAppParameters(manifest, marketIndex.indexDb, { access, keyRoutes, x402, market }), ...overrides });
   const server = await new Promise<ReturnType<typeof serve>>((started) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => started(s));
   });

@@ -4,15 +4,15 @@ import { createApp } from "../../api/app";
 import { type ErrorCode, errorCodes } from "../../api/errors";
 import type { IndexDb } from "../../api/index/indexDb";
 import type { RouteDefinition } from "../../api/routes/defineRoute";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 
 /** createApp with real dependencies against the test devnet (an empty PGlite index), as test/api/errors.test.ts builds it. */
-export function propertyApp(overrides: Parameters<typeof testAppDeps>[2] = {}) {
+export function propertyApp(overrides: Parameters<typeof testAppParameters>[2] = {}) {
   const manifest = testManifest();
   const pglite = new PGlite();
   const indexDb = drizzle(pglite) as unknown as IndexDb;
-  const app = createApp(testAppDeps(manifest, indexDb, overrides));
+  const app = createApp(testAppParameters(manifest, indexDb, overrides));
   return { app, manifest, indexDb, close: () => pglite.close() };
 }
 

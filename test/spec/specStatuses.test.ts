@@ -14,7 +14,7 @@ import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { accessApp, type Backend, mine, openBackend, post, testEthQuote } from "../access/support";
 import { testAccessServices, unlimitedRates } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppParameters, testMarketParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import { pendingSpecRoutes, specRoutes } from "./specRoutes";
@@ -67,15 +67,15 @@ beforeAll(async () => {
   marketIndex = await seedMarketIndex(new PGlite(), manifest);
   apps = {
     market: createApp(
-      testAppDeps(manifest, marketIndex.indexDb, testAccessServices(manifest, backend.indexDb, { store: backend.store, ...base })),
+      testAppParameters(manifest, marketIndex.indexDb, testAccessServices(manifest, backend.indexDb, { store: backend.store, ...base })),
     ),
     ok: accessApp(manifest, backend, base).app,
     limited: accessApp(manifest, backend, { ...base, rateLimits: limits }).app,
     noChain: createApp(
-      testAppDeps(manifest, backend.indexDb, {
+      testAppParameters(manifest, backend.indexDb, {
         ...testAccessServices(manifest, backend.indexDb, { store: backend.store, ...base, providers: dead }),
         capability: { providers: dead, chainId: 8453, samples: [] },
-        market: testMarketDeps(dead, marketIndex.indexDb, manifest.dexes),
+        market: testMarketParameters(dead, marketIndex.indexDb, manifest.dexes),
       }),
     ),
     noStore: accessApp(manifest, { ...backend, store: closed }, base).app,
@@ -121,7 +121,7 @@ const producers: Record<string, Record<number, () => Response | Promise<Response
       const index = new PGlite();
       await index.close();
       const status = { indexDb: drizzle(index) as unknown as IndexDb, appStore: closedStore, payoutAddress: null, providers: dead };
-      const deps = testAppDeps(manifest, backend.indexDb);
+      const deps = testAppParameters(manifest, backend.indexDb);
       return createApp({ ...deps, status: { ...deps.status, ...status } }).request("/v1/status");
     },
   },

@@ -3,14 +3,14 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app";
 import type { IndexDb } from "../../api/index/indexDb";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { pendingSpecRoutes, specRoutes } from "./specRoutes";
 import { additions, omissions } from "./specTableDecisions";
 
 const pglite = new PGlite();
 afterAll(() => pglite.close());
-const app = createApp(testAppDeps(testManifest(), drizzle(pglite) as unknown as IndexDb));
+const app = createApp(testAppParameters(testManifest(), drizzle(pglite) as unknown as IndexDb));
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 

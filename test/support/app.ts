@@ -5,7 +5,7 @@ import { demoSamples } from "../../api/capability/demoSamples";
 import { probeProvider } from "../../api/chain/probeProvider";
 import type { RpcProvider } from "../../api/chain/providers";
 import type { IndexDb } from "../../api/index/indexDb";
-import { createGasFeesDeps } from "../../api/market/createGasFeesDeps";
+import { assembleObserveGasFees } from "../../api/market/assembleObserveGasFees";
 import { createReadMarket, marketRules } from "../../api/market/readMarket";
 import type { DiscoveryParameters } from "../../api/routes/discovery";
 import { createUsageCounters } from "../../api/stats/createUsageCounters";
@@ -14,7 +14,7 @@ import type { DexDeployments } from "../../base/poolCandidates";
 import type { Manifest } from "../../devnet/manifest";
 import { testAccessServices, testAppStore } from "./access";
 import { devnetProvider } from "./devnet";
-import { simulationDeps } from "./simulation";
+import { simulationParameters } from "./simulation";
 import { testX402Service } from "./x402";
 
 /**
@@ -22,7 +22,7 @@ import { testX402Service } from "./x402";
  * pools by `dexes` (the devnet manifest's). The test devnet mines on each transaction: head reads are
  * shared only while in flight.
  */
-export function testMarketDeps(
+export function testMarketParameters(
   providers: RpcProvider[],
   indexDb: IndexDb,
   dexes: DexDeployments,
@@ -37,10 +37,10 @@ export function testMarketDeps(
     rules: marketRules(50_000, 86_400),
   });
   return {
-    gasFees: createGasFeesDeps({ providers, chainId: 8453, blockTimeMs: 0 }),
+    gasFees: assembleObserveGasFees({ providers, chainId: 8453, blockTimeMs: 0 }),
     readMarket,
     whaleSignals: { readMarket, indexDb, chainId: 8453, windowBlocks: 43_200 },
-    simulateTrade: simulationDeps({ chainId: 8453, dexes }, providers),
+    simulateTrade: simulationParameters({ chainId: 8453, dexes }, providers),
   };
 }
 
@@ -48,7 +48,10 @@ export function testMarketDeps(
 export const testOperatorStatsToken = "operator-stats-token-0123456789abcdef";
 
 /** Usage counters (written on flush only), stats and history over `appStore`, in the devnet's `test` bucket. */
-export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides: Partial<DiscoveryParameters> = {}): DiscoveryParameters {
+export function testDiscoveryParameters(
+  appStore: AppStore = testAppStore(),
+  overrides: Partial<DiscoveryParameters> = {},
+): DiscoveryParameters {
   return {
     appStore,
     counters: createUsageCounters({ db: appStore.db, bucket: "test", flushIntervalMs: 0 }),
@@ -60,7 +63,7 @@ export function testDiscoveryDeps(appStore: AppStore = testAppStore(), overrides
 }
 
 /** Real dependencies for createApp against the test devnet; a test overrides the parts it is about. */
-export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppParameters> = {}): AppParameters {
+export function testAppParameters(manifest: Manifest, indexDb: IndexDb, overrides: Partial<AppParameters> = {}): AppParameters {
   const providers: RpcProvider[] = [devnetProvider(manifest.rpcUrl)];
   const x402 = overrides.x402 === undefined ? testX402Service(manifest) : overrides.x402;
   return {
@@ -82,8 +85,8 @@ export function testAppDeps(manifest: Manifest, indexDb: IndexDb, overrides: Par
       dissectionCache: createDissectionCache(),
     },
     ...testAccessServices(manifest, indexDb),
-    market: testMarketDeps(providers, indexDb, manifest.dexes),
-    discovery: testDiscoveryDeps(),
+    market: testMarketParameters(providers, indexDb, manifest.dexes),
+    discovery: testDiscoveryParameters(),
     ...overrides,
     x402,
   };

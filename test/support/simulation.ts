@@ -1,12 +1,15 @@
 import type { RpcProvider } from "../../api/chain/providers";
-import { createSimulateTradeDeps } from "../../api/market/createSimulateTradeDeps";
+import { assembleSimulateTrade } from "../../api/market/assembleSimulateTrade";
 import type { SimulateTradeParameters } from "../../api/market/simulateTrade";
 import type { TradeFigure, TradeSimulationResponse } from "../../api/market/TradeSimulationResponse";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
 
 /** The trade simulation's dependencies over a devnet (or a fork of it) read through `providers`, with the configuration's defaults. */
-export function simulationDeps(manifest: Pick<Manifest, "chainId" | "dexes">, providers: readonly RpcProvider[]): SimulateTradeParameters {
-  return createSimulateTradeDeps({
+export function simulationParameters(
+  manifest: Pick<Manifest, "chainId" | "dexes">,
+  providers: readonly RpcProvider[],
+): SimulateTradeParameters {
+  return assembleSimulateTrade({
     providers,
     chainId: manifest.chainId,
     dexes: manifest.dexes,

@@ -26,7 +26,7 @@ import { bodySha256, paidAnswerDomain, paidAnswerMessage, paidAnswerTypes, type 
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Backend, backendNames, openBackend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testClient, testManifest } from "../support/devnet";
 import { payingFetch } from "../support/payingFetch";
 import { startRpcProxy } from "../support/rpcProxy";
@@ -139,7 +139,7 @@ describe.each(backendNames)("x402 for agents on %s", (backendName) => {
       const facilitator = createInProcessFacilitator({ privateKey: gasKey, rpcUrls: [proxy.url], network: baseNetwork });
       const x402 = testX402Service(manifest, backend.store, { facilitator, payTo });
       const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
-      const dropping = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 }));
+      const dropping = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402 }));
       const id = generatePaymentId();
       const header = await paymentWithId(requirements, id);
       const since = await head();

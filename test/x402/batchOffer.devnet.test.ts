@@ -11,7 +11,7 @@ import { escrowCodeCheck } from "../../api/x402/escrowCodeCheck";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { type Backend, openBackend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { devnetProvider, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { testBatchSettlement, testSigningKey, testX402Service } from "../support/x402";
@@ -34,7 +34,9 @@ afterAll(() => backend?.close());
 
 /** The API with `x402`: a 402 is answered before any handler, so nothing else of it is needed. */
 const appWith = (x402: X402Service) =>
-  createApp(testAppDeps(manifest, backend.indexDb, { ...testAccessServices(manifest, backend.indexDb, { store: backend.store }), x402 }));
+  createApp(
+    testAppParameters(manifest, backend.indexDb, { ...testAccessServices(manifest, backend.indexDb, { store: backend.store }), x402 }),
+  );
 
 /** The schemes and terms a route's 402 offers, through `app`. */
 async function offered(app: ReturnType<typeof createApp>, path: string): Promise<PaymentRequirements[]> {

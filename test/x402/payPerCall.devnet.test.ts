@@ -10,7 +10,7 @@ import { evidenceGradeSettlement } from "../../api/x402/confirmSettlement";
 import { baseNetwork, baseUsdc, baseWeth } from "../../base/baseChain";
 import { accessApp, type Backend, backendNames, openBackend, post } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { devnetProvider, testClient, testManifest } from "../support/devnet";
 import type { seedMarketIndex } from "../support/marketIndex";
 import { payingFetch } from "../support/payingFetch";
@@ -60,7 +60,12 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const { access, keyRoutes } = paying;
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     noChain = createApp(
-      testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402, capability: { providers: dead, chainId: 8453, samples: [] } }),
+      testAppParameters(manifest, backend.indexDb, {
+        access,
+        keyRoutes,
+        x402,
+        capability: { providers: dead, chainId: 8453, samples: [] },
+      }),
     );
     requirements = (await challengeOf(app, paid[0]?.url as string)).accepts[0] as PaymentRequirements;
   }, 60_000);
@@ -319,7 +324,7 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     const unfunded = generatePrivateKey();
     const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, unfunded), payTo });
     const broke = createApp(
-      testAppDeps(manifest, backend.indexDb, { ...testAccessServices(manifest, backend.indexDb, { store: backend.store }), x402 }),
+      testAppParameters(manifest, backend.indexDb, { ...testAccessServices(manifest, backend.indexDb, { store: backend.store }), x402 }),
     );
     const { header } = await signedPayment(requirements, payer.privateKey);
     const before = await balances();
@@ -363,10 +368,10 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
     };
     const revived = testX402Service(manifest, backend.store, { facilitator: counting, payTo, clock: () => later, retryWaitMs: 0 });
     const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
-    const revivedApp = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402: revived }));
+    const revivedApp = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402: revived }));
     const dead = [{ name: "down", url: "http://127.0.0.1:1", trusted: true }];
     const revivedNoChain = createApp(
-      testAppDeps(manifest, backend.indexDb, {
+      testAppParameters(manifest, backend.indexDb, {
         access,
         keyRoutes,
         x402: revived,
@@ -459,7 +464,7 @@ describe.each(backendNames)("x402 per-call payment on %s", (backendName) => {
       });
       const x402 = testX402Service(manifest, backend.store, { facilitator: testFacilitator(manifest, gasKey), payTo, confirmSettlement });
       const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
-      const watched = createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402 }));
+      const watched = createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402 }));
       // A contradicted settlement failed; an unconfirmed one is pending: retry it, never pay it again.
       for (const [mode, reason, status, httpStatus, error] of [
         ["inflate-transfer:1", "settlement_not_on_chain", "FAILED", 402, "PAYMENT_SETTLEMENT_FAILED"],

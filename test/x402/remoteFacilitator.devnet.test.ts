@@ -10,7 +10,7 @@ import type { X402Facilitator } from "../../api/x402/X402Facilitator";
 import { baseNetwork } from "../../base/baseChain";
 import { type Backend, openBackend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps } from "../support/app";
+import { testAppParameters } from "../support/app";
 import { testManifest } from "../support/devnet";
 import { type FacilitatorServer, startFacilitatorServer } from "../support/facilitatorServer";
 import { payingFetch } from "../support/payingFetch";
@@ -43,7 +43,7 @@ describe("a remote facilitator (X402_FACILITATOR_URL) behind the same interface"
   /** The app with per-call payment through `facilitator`, over this file's store. */
   const appOver = (facilitator: X402Facilitator) =>
     createApp(
-      testAppDeps(manifest, backend.indexDb, {
+      testAppParameters(manifest, backend.indexDb, {
         ...testAccessServices(manifest, backend.indexDb, { store: backend.store }),
         x402: testX402Service(manifest, backend.store, { facilitator, payTo }),
       }),

@@ -10,7 +10,7 @@ import type { X402Service } from "../../api/x402/createX402Service";
 import type { Manifest } from "../../devnet/manifest";
 import type { Backend } from "../access/support";
 import { testAccessServices } from "../support/access";
-import { testAppDeps, testMarketDeps } from "../support/app";
+import { testAppParameters, testMarketParameters } from "../support/app";
 import { devnetProvider, testClient } from "../support/devnet";
 import { seedMarketIndex } from "../support/marketIndex";
 import type { Fetcher } from "../support/payingFetch";
@@ -41,8 +41,13 @@ export async function fundedKey(manifest: Manifest, eth = "10"): Promise<Hex> {
 export async function paidApp(manifest: Manifest, backend: Backend, x402: X402Service, maxIndexLagBlocks?: number) {
   const { access, keyRoutes } = testAccessServices(manifest, backend.indexDb, { store: backend.store });
   const marketIndex = await seedMarketIndex(new PGlite(), manifest);
-  const market = testMarketDeps([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes, maxIndexLagBlocks);
-  return { app: createApp(testAppDeps(manifest, backend.indexDb, { access, keyRoutes, x402, market })), access, keyRoutes, marketIndex };
+  const market = testMarketParameters([devnetProvider(manifest.rpcUrl)], marketIndex.indexDb, manifest.dexes, maxIndexLagBlocks);
+  return {
+    app: createApp(testAppParameters(manifest, backend.indexDb, { access, keyRoutes, x402, market })),
+    access,
+    keyRoutes,
+    marketIndex,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RpcProvider } from "../chain/providers";
 import { shareHeadReads } from "../health/shareHeadReads";
 import type { GasObservation, ObserveGasFeesParameters } from "./observeGasFees";
 
-export type CreateGasFeesDepsParameters = {
+export type AssembleObserveGasFeesParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
   /** The chain's block time (2,000 ms on Base; 0 for a devnet that mines on each transaction). */
@@ -24,7 +24,12 @@ export const gasFeesCacheEntries = 4;
  * and since at most one block boundary falls within half a block, a shared head is never more than one
  * block behind the chain, so an answer is at most one block old. Observations are kept per block (`gasFeesCacheEntries`).
  */
-export function createGasFeesDeps({ providers, chainId, blockTimeMs, now }: CreateGasFeesDepsParameters): ObserveGasFeesParameters {
+export function assembleObserveGasFees({
+  providers,
+  chainId,
+  blockTimeMs,
+  now,
+}: AssembleObserveGasFeesParameters): ObserveGasFeesParameters {
   // A provider that hangs costs a pin half its RPC_TIMEOUT_MS at most (2 s by default).
   const readHead = shareHeadReads(probeProvider, { ttlMs: blockTimeMs / 2, now });
   return { providers, chainId, readHead, cache: createBlockCache<GasObservation>({ maxEntries: gasFeesCacheEntries }), now };

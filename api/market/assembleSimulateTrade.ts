@@ -4,7 +4,7 @@ import type { RpcProvider } from "../chain/providers";
 import type { Config } from "../config";
 import type { SimulateTradeParameters } from "./simulateTrade";
 
-export type CreateSimulateTradeDepsParameters = {
+export type AssembleSimulateTradeParameters = {
   providers: readonly RpcProvider[];
   chainId: number;
   /** base/baseDexDeployments.ts on Base; the devnet manifest's `dexes` on the devnet. */
@@ -16,7 +16,7 @@ export type CreateSimulateTradeDepsParameters = {
  * The trade simulation's dependencies as the server runs them (and bench:simulation and the tests): USDC and
  * WETH at their Base addresses (the devnet's too).
  */
-export function createSimulateTradeDeps({ providers, chainId, dexes, market }: CreateSimulateTradeDepsParameters): SimulateTradeParameters {
+export function assembleSimulateTrade({ providers, chainId, dexes, market }: AssembleSimulateTradeParameters): SimulateTradeParameters {
   return {
     providers,
     chainId,
