@@ -41,8 +41,11 @@ const migrationsConfig = { migrationsFolder, migrationsSchema: "app_migrations",
 export function createAppStore(target: AppStoreTarget): AppStore {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
-    // An idle client's connection error (e.g. the server restarting) must not crash the process.
+    // A connection's error (the server restarting, or ending a connection mid-transaction) must not crash the
+    // process: an idle client's reaches the pool; a checked-out client's between its queries reaches the client
+    // alone, and its next query fails (503 PERSISTENCE_UNAVAILABLE).
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = drizzleNodePg(pool, { schema }) as unknown as AppDb;
     const ready = (async () => {
       const client = await pool.connect();

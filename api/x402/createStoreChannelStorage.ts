@@ -1,5 +1,6 @@
 import type { Channel, ChannelStorage, ChannelUpdateResult } from "@x402/evm/batch-settlement/server";
 import type { AppDb } from "../store/createAppStore";
+import { isStoreUnavailable } from "../store/isStoreUnavailable";
 import {
   changeX402Channel,
   findX402Channel,
@@ -83,6 +84,8 @@ function rowChannel(row: X402ChannelRow): Channel {
 export type VoucherCommit = {
   /** Whether the charge was committed, its voucher stored with it. */
   readonly committed: boolean;
+  /** Whether the store was unreachable for a change of its channel while it waited: not the payment's fault. */
+  readonly storeFailed: boolean;
   /** Stops waiting for the commit (the request is over either way). */
   dispose(): void;
 };
@@ -94,10 +97,10 @@ export type StoreChannelStorage = ChannelStorage & {
    * channel under `pendingId` (the write that clears that reservation and raises what the channel charged),
    * whichever of the scheme's hooks makes it: a voucher's before settlement, a deposit's after it.
    */
-  voucherOnCommit(pendingId: string, voucherOf: (channel: Channel) => X402VoucherRow): VoucherCommit;
+  voucherOnCommit(pendingId: string, channelId: string, voucherOf: (channel: Channel) => X402VoucherRow): VoucherCommit;
 };
 
-type PendingCommit = { voucherOf: (channel: Channel) => X402VoucherRow; committed: boolean };
+type PendingCommit = { channelKey: string; voucherOf: (channel: Channel) => X402VoucherRow; committed: boolean; storeFailed: boolean };
 
 /** Whether `next` commits the charge reserved on `current`: the reservation cleared, the amount charged raised. */
 const commitsCharge = (current: Channel, next: Channel) =>
@@ -115,12 +118,15 @@ const commitsCharge = (current: Channel, next: Channel) =>
 export function createStoreChannelStorage(db: AppDb): StoreChannelStorage {
   const commits = new Map<string, PendingCommit>();
   return {
-    voucherOnCommit(pendingId, voucherOf) {
-      const commit = { voucherOf, committed: false };
+    voucherOnCommit(pendingId, channelId, voucherOf) {
+      const commit = { channelKey: channelId.toLowerCase(), voucherOf, committed: false, storeFailed: false };
       commits.set(pendingId, commit);
       return {
         get committed() {
           return commit.committed;
+        },
+        get storeFailed() {
+          return commit.storeFailed;
         },
         dispose: () => commits.delete(pendingId),
       };
@@ -137,15 +143,23 @@ export function createStoreChannelStorage(db: AppDb): StoreChannelStorage {
       let next: Channel | undefined;
       /** The commit whose voucher this change writes (decided anew on each attempt). */
       let writing: PendingCommit | undefined;
-      const { status } = await changeX402Channel(db, key, (row) => {
-        const current = row && rowChannel(row);
-        next = update(current);
-        const commit = current?.pendingRequest && commits.get(current.pendingRequest.pendingId);
-        writing = commit && next && current && commitsCharge(current, next) ? commit : undefined;
-        if (next === current) return { kind: "keep" };
-        if (!next) return { kind: "delete" };
-        return { kind: "write", row: channelRow(key, next), ...(writing ? { voucher: writing.voucherOf(next) } : {}) };
-      });
+      let status: ChannelUpdateResult["status"];
+      try {
+        ({ status } = await changeX402Channel(db, key, (row) => {
+          const current = row && rowChannel(row);
+          next = update(current);
+          const commit = current?.pendingRequest && commits.get(current.pendingRequest.pendingId);
+          writing = commit && next && current && commitsCharge(current, next) ? commit : undefined;
+          if (next === current) return { kind: "keep" };
+          if (!next) return { kind: "delete" };
+          return { kind: "write", row: channelRow(key, next), ...(writing ? { voucher: writing.voucherOf(next) } : {}) };
+        }));
+      } catch (error) {
+        // The package turns any storage error into a payment refusal: the commits waiting on this channel learn
+        // when it was the store's being unreachable (a cumulative amount stored already stays the payment's fault).
+        if (isStoreUnavailable(error)) for (const commit of commits.values()) if (commit.channelKey === key) commit.storeFailed = true;
+        throw error;
+      }
       // The transaction committed (it throws otherwise): so did the voucher it wrote.
       if (writing) writing.committed = true;
       return { channel: next, status };

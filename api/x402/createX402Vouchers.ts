@@ -57,6 +57,8 @@ export function createX402Vouchers(p: X402VouchersParameters): X402Vouchers {
   const { server, scheme, channels, network } = p;
   const unchanneled = () =>
     failure("PERSISTENCE_UNAVAILABLE", "the payment cannot be verified now: the payment channels cannot be read; nothing was taken");
+  const unstored = () =>
+    failure("PERSISTENCE_UNAVAILABLE", "the voucher cannot be stored now: the answer is withheld and nothing was charged; send it again");
 
   /** PAYMENT-RESPONSE of a charged voucher: the channel's new state, which the client's next voucher builds on. */
   const chargedResponse = (result: SettleResponse) =>
@@ -89,7 +91,7 @@ export function createX402Vouchers(p: X402VouchersParameters): X402Vouchers {
     async settle(voucher, answer) {
       const { payload, requirements } = voucher;
       const pendingId = scheme.readRequestContext(payload as PaymentPayload)?.pendingId ?? "";
-      const commit = channels.voucherOnCommit(pendingId, (channel) => ({
+      const commit = channels.voucherOnCommit(pendingId, payload.payload.voucher.channelId, (channel) => ({
         channelId: channel.channelId.toLowerCase(),
         cumulativeAmount: BigInt(payload.payload.voucher.maxClaimableAmount),
         amount: BigInt(requirements.amount),
@@ -110,12 +112,17 @@ export function createX402Vouchers(p: X402VouchersParameters): X402Vouchers {
         commit.dispose();
       }
       if (result.success && commit.committed) return { paymentResponse: chargedResponse(result), refusal: null };
+      // The charge could not be written: the store's fault, retryable, and never a payment refusal.
+      const reason = commit.storeFailed
+        ? "voucher_store_unavailable"
+        : result.success
+          ? "voucher_not_stored"
+          : reasonCode(result.errorReason, "settlement_failed");
       // Not charged: a charge whose voucher could not be stored (a cumulative amount taken already, the store
       // down) was rolled back with it. Its reservation is given back, so the channel is not held until it expires.
       await scheme.clearPendingRequest(payload as PaymentPayload).catch(() => p.log("[x402] a channel's reservation could not be cleared"));
-      const reason = result.success ? "voucher_not_stored" : reasonCode(result.errorReason, "settlement_failed");
       const paymentResponse = encodePaymentResponseHeader({ success: false, errorReason: reason, transaction: "", network });
-      return { paymentResponse, refusal: settlementFailed(reason) };
+      return { paymentResponse, refusal: commit.storeFailed ? unstored() : settlementFailed(reason) };
     },
 
     async release(voucher) {

@@ -178,6 +178,41 @@ describe.each(backendNames)("x402 batch-settlement vouchers, app store on %s", (
     expect(await storedVouchers(backend, payer)).toHaveLength(2);
   }, 120_000);
 
+  test("error: a voucher the store cannot keep is a 503 PERSISTENCE_UNAVAILABLE, nothing charged; the next voucher is served", async () => {
+    const { app, marketIndex } = await batchService(manifest, backend, privateKeyToAccount(generatePrivateKey()).address);
+    const payerKey = await newPayer(manifest, 10n);
+    const payer = privateKeyToAccount(payerKey).address;
+    const { pay } = batchPayingFetch(manifest, fetcher(app), payerKey, 10);
+    await marketIndex.syncHead();
+    expect((await pay(`${origin}${path}`)).status).toBe(200);
+    // The store lost on the one write that keeps a voucher, so the charge's transaction fails with it: Postgres's
+    // connection ended by the server (the store's own admin_shutdown), PGlite's write failing with that code.
+    const loseStore =
+      backendName === "postgres"
+        ? "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW;"
+        : "RAISE EXCEPTION 'voucher store down' USING ERRCODE = 'admin_shutdown';";
+    await backend.sql(`CREATE FUNCTION app.refuse_voucher() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${loseStore} END $$`);
+    await backend.sql("CREATE TRIGGER refuse_voucher BEFORE INSERT ON app.x402_voucher FOR EACH ROW EXECUTE FUNCTION app.refuse_voucher()");
+    try {
+      await marketIndex.syncHead();
+      const refused = await pay(`${origin}${path}`);
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ error: "PERSISTENCE_UNAVAILABLE" });
+    } finally {
+      await backend.sql("DROP TRIGGER refuse_voucher ON app.x402_voucher");
+      await backend.sql("DROP FUNCTION app.refuse_voucher()");
+    }
+    const [channel] = (await backend.sql(
+      "SELECT charged_cumulative_amount::text AS charged, pending_id FROM app.x402_channel WHERE lower(payer) = lower($1)",
+      [payer],
+    )) as { charged: string; pending_id: string | null }[];
+    expect(channel).toEqual({ charged: price.toString(), pending_id: null });
+    // Nothing was charged, so the client's next voucher (the same cumulative amount) pays for the next call.
+    await marketIndex.syncHead();
+    expect((await pay(`${origin}${path}`)).status).toBe(200);
+    expect((await storedVouchers(backend, payer)).map((v) => v.cumulative_amount)).toEqual([price.toString(), (price * 2n).toString()]);
+  }, 120_000);
+
   test("behavior: two app instances on one store never accept a voucher's cumulative amount twice", async () => {
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
     const replicas = [await batchService(manifest, backend, payTo), await batchService(manifest, backend, payTo, 1)];

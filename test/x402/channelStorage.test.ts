@@ -139,7 +139,7 @@ describe.each(backendNames)("x402 batch-settlement channels in the app store on 
 
     // A write that does not commit the reserved charge (the reservation stays) stores no voucher.
     await storage.updateChannel(id, () => reserved("first"));
-    const first = storage.voucherOnCommit("first", voucherOf);
+    const first = storage.voucherOnCommit("first", id, voucherOf);
     await storage.updateChannel(id, (current) => current && { ...current, lastRequestTimestamp: 1 });
     expect(first.committed).toBe(false);
     expect(await vouchers()).toEqual([]);
@@ -151,9 +151,11 @@ describe.each(backendNames)("x402 batch-settlement channels in the app store on 
 
     // The same cumulative amount charged again (a channel's row lost and rebuilt, say): refused by the stored voucher.
     await storage.updateChannel(id, () => reserved("second"));
-    const second = storage.voucherOnCommit("second", voucherOf);
+    const second = storage.voucherOnCommit("second", id, voucherOf);
     await expect(storage.updateChannel(id, charge)).rejects.toThrow();
     expect(second.committed).toBe(false);
+    // A cumulative amount stored already is the payment's fault, not the store's.
+    expect(second.storeFailed).toBe(false);
     expect((await storage.get(id))?.pendingRequest?.pendingId).toBe("second");
     expect(await vouchers()).toEqual([{ cumulative_amount: "10000" }]);
   });
