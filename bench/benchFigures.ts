@@ -50,6 +50,31 @@ export const simulationFigures = z.strictObject({
   ratioToAudit: z.number(),
 });
 
+/** `bench:x402`: a paid price call under each x402 scheme beside the keyed call, and the operator's gas a call. */
+export const x402Figures = z.strictObject({
+  /** The official client's whole call (its 402, then the paid request), sequential and interleaved. */
+  exactP50Ms: z.number(),
+  exactP99Ms: z.number(),
+  batchP50Ms: z.number(),
+  batchP99Ms: z.number(),
+  keyedP50Ms: z.number(),
+  keyedP99Ms: z.number(),
+  /** The request carrying the voucher alone. */
+  voucherRequestP50Ms: z.number(),
+  voucherRequestP99Ms: z.number(),
+  /** Gas the service's key paid, per paid call. */
+  gasPerCallExact: z.number().int(),
+  gasPerCallBatch: z.number().int(),
+  /** Paid calls a second under batch-settlement over keyed calls a second, at the same concurrency. */
+  batchThroughputRatio: z.number(),
+  keyedCallsPerSecond: z.number().int(),
+  batchCallsPerSecond: z.number().int(),
+  /** Claim transactions mined by the claim job during the run (0: the gas per batch call counts deposits only). */
+  claimTransactions: z.number().int(),
+  blockSeconds: z.number(),
+  backend,
+});
+
 /** `bench:listener`: the public port's throughput (medians of the rounds) and CPU time a request. */
 export const listenerFigures = z.strictObject({
   backend,

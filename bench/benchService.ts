@@ -5,10 +5,11 @@ import { startService, waitForJson } from "../test/support/startService";
 export type BenchService = { baseUrl: string; manifestPath: string; databaseUrl: string | undefined; stop(): Promise<void> };
 
 /**
- * The PRO keys' per-minute limit in a service started here, 100,000 a second: far above what one machine
- * serves, so no answer is a 429, yet every call is counted (the plan's 1,200 a minute is below the load).
+ * The PRO keys' per-minute limit in a service started here, 100,000 a second, and one client address's
+ * keyless requests (x402 payments among them): far above what one machine serves, so no answer is a 429,
+ * yet every call is counted (the plan's 1,200 a minute, and 60 keyless, are below the load).
  */
-const benchServiceEnv = { TIER_RATE_LIMITS: "PRO=6000000" };
+const benchServiceEnv = { TIER_RATE_LIMITS: "PRO=6000000", PUBLIC_REQUESTS_PER_MINUTE: "6000000" };
 
 /** The `npm start` to measure instead of starting one: BENCH_SERVICE_URL (its public listener) and BENCH_SERVICE_MANIFEST. */
 export const outsideService = process.env.BENCH_SERVICE_URL
@@ -21,11 +22,11 @@ if (outsideService && !outsideService.manifestPath)
 const startHangMs = 360_000;
 
 /**
- * The service for bench:listener, bench:market and bench:memory, ready. By default `npm start` as a
+ * The service for bench:listener, bench:market, bench:memory and bench:x402, ready. By default `npm start` as a
  * user runs it (free ports, a private folder; PGlite, or a throwaway database on DATABASE_URL's server)
  * with benchServiceEnv and `env`; `stop` ends it and drops that database. With BENCH_SERVICE_URL and
  * BENCH_SERVICE_MANIFEST, an `npm start` already running on this machine (the smoke test's, shared by
- * the three), started with TIER_RATE_LIMITS=PRO=6000000, on DATABASE_URL itself when that is set; `env`
+ * the three), started with benchServiceEnv, on DATABASE_URL itself when that is set; `env`
  * is then not applied and `stop` leaves it running.
  */
 export async function benchService(env: Record<string, string> = {}): Promise<BenchService> {

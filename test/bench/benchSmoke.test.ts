@@ -12,6 +12,7 @@ import {
   marketFigures,
   memoryFigures,
   simulationFigures,
+  x402Figures,
 } from "../../bench/benchFigures";
 import { type BenchService, benchService } from "../../bench/benchService";
 import packageJson from "../../package.json";
@@ -20,7 +21,7 @@ import packageJson from "../../package.json";
  * Benchmarks must not rot: each `npm run bench:*` script, run as a user runs it with the tiny settings
  * named at the top of its file, exits 0 and prints as its last line the JSON object its schema in
  * bench/benchFigures.ts describes (field names and types; the figures themselves mean nothing this small).
- * The audit reads the test run's devnet; bench:listener, bench:market and bench:memory share one
+ * The audit reads the test run's devnet; bench:listener, bench:market, bench:memory and bench:x402 share one
  * `npm start` (bench/benchService.ts), on a throwaway database when DATABASE_URL is set. DATABASE_URL
  * and REDIS_URL, when set, reach every bench that takes them.
  */
@@ -99,7 +100,7 @@ afterEach(async () => {
 });
 
 describe("npm run bench:* with tiny settings: exit 0, last line the documented JSON", { timeout: benchTimeoutMs }, () => {
-  // The `npm start` that bench:listener, bench:market and bench:memory share, started first: it boots
+  // The `npm start` that bench:listener, bench:market, bench:memory and bench:x402 share, started first: it boots
   // while the benches that need none run.
   let sharedService: Promise<BenchService> | undefined;
   beforeAll(() => {
@@ -157,6 +158,16 @@ describe("npm run bench:* with tiny settings: exit 0, last line the documented J
     },
     "bench:market": { env: async () => ({ ...(await onSharedService()), ...tinyLoad }), figures: marketFigures },
     "bench:memory": { env: async () => ({ ...(await onSharedService()), MEMORY_SECONDS: "1", MEMORY_RATE: "5" }), figures: memoryFigures },
+    "bench:x402": {
+      env: async () => ({
+        ...(await onSharedService()),
+        BENCH_CALLS: "2",
+        BENCH_PAYERS: "1",
+        BENCH_SECONDS: "1",
+        BENCH_CLAIM_WAIT_SECONDS: "0",
+      }),
+      figures: x402Figures,
+    },
   };
 
   test("every bench:* script of package.json has a smoke run here", () => {

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, inject } from "vitest";
 import type { RpcProvider } from "../../api/chain/providers";
-import { devnetAccount } from "../../devnet/accounts";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
-import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { devnetReadTimeoutMs } from "./startService";
+import { testClient } from "./testClient";
+
+export { testClient };
 
 /** The manifest of the devnet that the global setup started for this run. */
 export function testManifest(): Manifest {
   return readManifest(inject("manifestPath"));
-}
-
-/** A client of the test devnet signing as the funded anvil account `index`. */
-export function testClient(manifest: Manifest, index = 0) {
-  return createDevnetClient(manifest.rpcUrl, devnetAccount(index).privateKey);
 }
 
 /** The test devnet (or a node or proxy in front of it at `url`) as the one, trusted, provider. */

@@ -2,7 +2,7 @@ import { type Address, encodeAbiParameters, erc20Abi, type Hex, keccak256, type 
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
-import { testClient } from "./devnet";
+import { testClient } from "./testClient";
 
 /** Devnet USDC held by `holder` (atomic units). */
 export function usdcBalance(manifest: Manifest, holder: Address): Promise<bigint> {

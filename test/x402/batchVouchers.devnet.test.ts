@@ -7,9 +7,10 @@ import { batchEscrowAddress } from "../../api/x402/escrowCodeCheck";
 import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import type { Manifest } from "../../devnet/manifest";
 import { type Backend, backendNames, claimFreeKey, openBackend } from "../access/support";
+import { batchPayingFetch, escrowAbi, newPayer, price } from "../support/batchPayer";
 import { privateFork, testClient } from "../support/devnet";
 import { usdcBalance } from "../support/usdc";
-import { batchPayingFetch, batchService, escrowAbi, fetcher, newPayer, origin, path, price, storedVouchers } from "./batchSupport";
+import { batchService, fetcher, origin, path, storedVouchers } from "./batchSupport";
 
 /** Paid calls after the first (which deposits): each one a voucher. */
 const vouchers = 20;

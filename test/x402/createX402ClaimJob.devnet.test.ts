@@ -11,11 +11,12 @@ import { baseNetwork, baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import type { Manifest } from "../../devnet/manifest";
 import { type Backend, backendNames, openBackend } from "../access/support";
+import { batchPayingFetch, escrowAbi, newPayer, price } from "../support/batchPayer";
 import { devnetProvider, privateFork, testClient } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { usdcBalance } from "../support/usdc";
 import { testFacilitator } from "../support/x402";
-import { batchPayingFetch, batchService, escrowAbi, fetcher, newPayer, origin, path, price, storedVouchers } from "./batchSupport";
+import { batchService, fetcher, origin, path, storedVouchers } from "./batchSupport";
 import { fundedKey } from "./support";
 
 // Claims and sweeps are mined on a private fork (one block per transaction): no other file sees them.
