@@ -15,6 +15,7 @@
  *    claim job's claims at its default batch size, awaited up to BENCH_CLAIM_WAIT_SECONDS (90)) over the
  *    batch calls.
  * BENCH_SERVICE_URL and BENCH_SERVICE_MANIFEST: measure an `npm start` already running (bench/benchService.ts).
+ * BENCH_CPU_PROF_DIR: the service's processes write V8 CPU profiles there (bench/cpuProfileSummary.ts reads them).
  * Tiny (the smoke test): BENCH_CALLS=2 BENCH_PAYERS=1 BENCH_SECONDS=1 BENCH_CLAIM_WAIT_SECONDS=0.
  * Plain script: `npm run bench:x402`. Last line: one JSON object, `x402Figures` in bench/benchFigures.ts.
  */
@@ -32,6 +33,7 @@ import { testClient } from "../test/support/testClient";
 import { printFigures, x402Figures } from "./benchFigures";
 import { type BenchService, benchService } from "./benchService";
 import { buyKey } from "./buyKey";
+import { loadSettings } from "./loadSettings";
 import { median } from "./median";
 import { percentile } from "./percentile";
 
@@ -41,10 +43,14 @@ const payers = Number(process.env.BENCH_PAYERS ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const claimWaitSeconds = Number(process.env.BENCH_CLAIM_WAIT_SECONDS ?? 90);
 const blockSeconds = process.env.BENCH_BLOCK_SECONDS ?? "2";
+const { cpuProfileDir } = loadSettings;
 
 let service: BenchService | undefined;
 try {
-  service = await benchService({ DEVNET_BLOCK_TIME: blockSeconds });
+  service = await benchService({
+    DEVNET_BLOCK_TIME: blockSeconds,
+    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
+  });
   const manifest = readManifest(service.manifestPath);
   const url = `${service.baseUrl}${path}`;
   const chain = testClient(manifest);
@@ -55,8 +61,10 @@ try {
     if (res.status !== 200) throw new Error(`keyed: ${res.status} ${await res.text()}`);
   };
 
-  // One payer of each scheme for the latency rounds, funded for every call (and the batch one's deposit).
-  const exactPay = exactPayingFetch(await newPayer(manifest, BigInt(calls)));
+  // One payer of each scheme for the latency rounds, funded for every call (and the batch one's deposit); the
+  // exact one twice over, since its payments settled in the last minute count against its balance until the
+  // pinned block shows them used.
+  const exactPay = exactPayingFetch(await newPayer(manifest, BigInt(2 * calls)));
   const batchPayer = batchPayingFetch(manifest, (r) => fetch(r), await newPayer(manifest, BigInt(calls + 1)), calls + 1);
   const paid = async (pay: (input: string) => Promise<Response>) => {
     const res = await pay(url);

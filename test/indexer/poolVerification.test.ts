@@ -231,8 +231,9 @@ describe("pool verification through the factories (a devnet of its own)", () => 
     expect(tables.pools.map((p) => p.address).sort()).toEqual(byStatus("indexed").sort());
     expect(byStatus("watched")).toHaveLength(plan.pools.contracts.length + plan.pools.v4.length - existing.length - v4.length - 1);
 
-    // Batched: no eth_getCode at all, and fewer eth_calls to start than there are candidates (one each before).
-    expect(requestsAtReady.eth_getCode ?? 0).toBe(0);
+    // Batched: fewer eth_calls to start than there are candidates (one each before), and no eth_getCode of a
+    // pool: the one a start may send before /ready is the x402 escrow's code check, which runs beside it.
+    expect(requestsAtReady.eth_getCode ?? 0).toBeLessThanOrEqual(1);
     expect(requestsAtReady.eth_call ?? 0).toBeLessThan(plan.pools.contracts.length + plan.pools.v4.length);
     console.info(`[poolVerification] requests to /ready: ${JSON.stringify(requestsAtReady)}`);
   }, 300_000);
