@@ -61,10 +61,8 @@ try {
     if (res.status !== 200) throw new Error(`keyed: ${res.status} ${await res.text()}`);
   };
 
-  // One payer of each scheme for the latency rounds, funded for every call (and the batch one's deposit); the
-  // exact one twice over, since its payments settled in the last minute count against its balance until the
-  // pinned block shows them used.
-  const exactPay = exactPayingFetch(await newPayer(manifest, BigInt(2 * calls)));
+  // One payer of each scheme for the latency rounds, funded for exactly its calls (and the batch one's deposit).
+  const exactPay = exactPayingFetch(await newPayer(manifest, BigInt(calls)));
   const batchPayer = batchPayingFetch(manifest, (r) => fetch(r), await newPayer(manifest, BigInt(calls + 1)), calls + 1);
   const paid = async (pay: (input: string) => Promise<Response>) => {
     const res = await pay(url);

@@ -56,6 +56,12 @@ export type X402AdmissionParameters = PaymentRecords & {
  */
 export type AdmitPayment = (route: PaidRoute, resource: PaidResource, header: string) => Promise<Result<Admission>>;
 
+/**
+ * How far the read block's clock may lag ours and the payer's settlements in that gap still have their
+ * authorization states read (within X402_PAYER_AUTHORIZATION_READS): past it they count whole, as unread.
+ */
+export const chainClockLagReadMs = 600_000;
+
 /** Why a payment found in our records is refused, by its status there. */
 const usedReason: Record<X402PaymentStatus, string> = {
   CLAIMED: "payment_in_progress",
@@ -215,7 +221,10 @@ export function createX402Admission(p: X402AdmissionParameters): AdmitPayment {
     if (refused) return refused;
 
     const payer = payerKey(ours, authorization.from);
-    const recentlySettled = new Date(clock().getTime() - p.settledInBalanceMs);
+    // The claim below counts settlements from the read block's time, which a chain whose clock lags ours puts
+    // further back: their authorization states are read too (one used by then leaves the sum), or an honest
+    // payer's own settled payments would be counted whole against it.
+    const recentlySettled = new Date(clock().getTime() - p.settledInBalanceMs - chainClockLagReadMs);
     const funds = await p.readPayerFunds(authorization.from, await payerCommitments(p.db, payer, recentlySettled)).catch(() => null);
     if (!funds) return failure("PAYMENT_FACILITATOR_UNAVAILABLE", "the payment cannot be verified now: the payer's balance cannot be read");
     // The balance is read at the pinned block, which a lagging provider keeps old: what was settled after it counts.

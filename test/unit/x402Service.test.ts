@@ -1022,6 +1022,28 @@ describe("a payer's balance bounds its payments in flight", () => {
     admitted(await x402.admit(route, resource, second.header));
   });
 
+  test("a chain clock behind ours: the payer's settlements since the read block's window are given to the read, so its own used payments leave the sum", async () => {
+    const key = generatePrivateKey();
+    const given: string[] = [];
+    // The chain: 20,000 left after the first payment, whose authorization it shows used; its clock 2 minutes behind ours.
+    const x402 = service({
+      readPayerFunds: async (_from, commitments) => {
+        given.push(...commitments.map((c) => c.id));
+        return {
+          balance: 20_000n,
+          blockTime: new Date(clock().getTime() - 120_000),
+          committed: (cs) => sum(cs.filter((c) => !given.includes(c.id))),
+        };
+      },
+    });
+    const first = await paidFor(x402, { key });
+    expect((await rowOf(first.id)).status).toBe("SETTLED");
+    // 90 s later by our clock: past the 60 s window by our clock, inside it by the chain's.
+    clockAt += 90_000;
+    admitted(await x402.admit(route, resource, (await payment({ key })).header));
+    expect(given).toContain(first.id);
+  });
+
   test("a balance read at an older block counts what settled after that block, not only in the last minute", async () => {
     const key = generatePrivateKey();
     const x402 = service({
