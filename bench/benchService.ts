@@ -26,7 +26,7 @@ const startHangMs = 360_000;
  * user runs it (free ports, a private folder; PGlite, or a throwaway database on DATABASE_URL's server)
  * with benchServiceEnv and `env`; `stop` ends it and drops that database. With BENCH_SERVICE_URL and
  * BENCH_SERVICE_MANIFEST, an `npm start` already running on this machine (the smoke test's, shared by
- * the three), started with benchServiceEnv, on DATABASE_URL itself when that is set; `env`
+ * the four), started with benchServiceEnv, on DATABASE_URL itself when that is set; `env`
  * is then not applied and `stop` leaves it running.
  */
 export async function benchService(env: Record<string, string> = {}): Promise<BenchService> {

@@ -31,7 +31,7 @@ import { type Manifest, readManifest } from "../devnet/manifest";
 import { batchPayingFetch, escrowAbi, newPayer } from "../test/support/batchPayer";
 import { testClient } from "../test/support/testClient";
 import { printFigures, x402Figures } from "./benchFigures";
-import { type BenchService, benchService } from "./benchService";
+import { type BenchService, benchService, outsideService } from "./benchService";
 import { buyKey } from "./buyKey";
 import { loadSettings } from "./loadSettings";
 import { median } from "./median";
@@ -44,6 +44,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const claimWaitSeconds = Number(process.env.BENCH_CLAIM_WAIT_SECONDS ?? 90);
 const blockSeconds = process.env.BENCH_BLOCK_SECONDS ?? "2";
 const { cpuProfileDir } = loadSettings;
+if (outsideService && (process.env.BENCH_BLOCK_SECONDS || cpuProfileDir))
+  throw new Error("BENCH_BLOCK_SECONDS and BENCH_CPU_PROF_DIR need a service started here: unset BENCH_SERVICE_URL");
 
 let service: BenchService | undefined;
 try {
@@ -96,8 +98,10 @@ try {
     }),
   );
   batchCalls += payers;
+  /** `payers` callers calling `call` one at a time each for `seconds`: the calls made and calls a second. */
   const callsPerSecond = async (call: (caller: number) => Promise<unknown>) => {
-    const until = performance.now() + seconds * 1000;
+    const start = performance.now();
+    const until = start + seconds * 1000;
     const counts = await Promise.all(
       Array.from({ length: payers }, async (_, caller) => {
         let done = 0;
@@ -108,11 +112,14 @@ try {
         return done;
       }),
     );
-    return counts.reduce((a, b) => a + b, 0) / seconds;
+    const made = counts.reduce((a, b) => a + b, 0);
+    // Over the time measured: calls in flight at `until` end after it.
+    return { made, perSecond: (made * 1000) / (performance.now() - start) };
   };
-  const keyedRps = await callsPerSecond(keyed);
-  const batchRps = await callsPerSecond((caller) => paid((throughputPayers[caller] as (typeof throughputPayers)[number]).pay));
-  batchCalls += Math.round(batchRps * seconds);
+  const keyedRps = (await callsPerSecond(keyed)).perSecond;
+  const batchRun = await callsPerSecond((caller) => paid((throughputPayers[caller] as (typeof throughputPayers)[number]).pay));
+  const batchRps = batchRun.perSecond;
+  batchCalls += batchRun.made;
 
   const claims = await awaitClaim(manifest, firstBlock, claimWaitSeconds);
   const gas = await facilitatorGas(manifest, firstBlock);

@@ -35,9 +35,10 @@ export const defaultMcpLimits = {
 } as const;
 
 /**
- * Authorization states one x402 admission reads of the payer's payments in flight (the last minute's
- * settled ones included). 64: a payer sending from one address at the default 60 requests a minute has
- * at most about 61, so only a payer paying from many addresses at once has some counted whole unread.
+ * Authorization states one x402 admission reads of the payer's payments in flight (its recent settled ones
+ * included, the newest first). 64: the claim counts a minute of settlements (by the read block's clock),
+ * and a payer sending from one address at the default 60 requests a minute has at most about 61 of them,
+ * so only a payer paying from many addresses at once has some counted whole unread.
  */
 export const defaultX402PayerAuthorizationReads = 64;
 

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import { rememberNodeRequest } from "../http/requestHeader";
 
@@ -48,9 +48,13 @@ export function startPublicListener({ host, port, app }: StartPublicListenerPara
     close: () =>
       (closing ??= new Promise((done) => {
         if (!server.listening) return done();
-        // A connection whose request in flight was just answered turns idle and would be kept for the whole
-        // keep-alive timeout: swept until the last one is gone.
-        const sweep = setInterval(() => server.closeIdleConnections(), closingSweepMs);
+        // Answers sent from now on end their connection; one whose request in flight was just answered turns
+        // idle and would be kept for the whole keep-alive timeout: swept until the last one is gone (a request
+        // that never ends, an SSE stream, holds the close as it always did; the sweep keeps no process alive).
+        server.on("request", (_request, response: ServerResponse) => {
+          response.shouldKeepAlive = false;
+        });
+        const sweep = setInterval(() => server.closeIdleConnections(), closingSweepMs).unref();
         server.close(() => {
           clearInterval(sweep);
           done();

@@ -116,7 +116,7 @@ const forgotten = { answer: null, paymentResponse: null, paymentIdentifier: null
 const pastRetention = (now: Date) => and(lt(x402Payment.retainedUntil, now), inArray(x402Payment.status, ["SETTLED", "FAILED"]));
 
 /** A payment of one payer that may still take from its balance: its amount, the authorization it spends, and whether it settled. */
-export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore" | "status">;
+export type PayerCommitment = Pick<X402PaymentRow, "id" | "amount" | "nonce" | "validBefore" | "status" | "settledAt">;
 
 /**
  * The payments of `payerKey` that may not be in a balance read now: claimed or pending, and those
@@ -130,6 +130,7 @@ export async function payerCommitments(db: AppDb, payerKey: string, settledSince
       nonce: x402Payment.nonce,
       validBefore: x402Payment.validBefore,
       status: x402Payment.status,
+      settledAt: x402Payment.settledAt,
     })
     .from(x402Payment)
     .where(

@@ -144,8 +144,11 @@ export function createStoreChannelStorage(db: AppDb): StoreChannelStorage {
       /** The commit whose voucher this change writes (decided anew on each attempt). */
       let writing: PendingCommit | undefined;
       let status: ChannelUpdateResult["status"];
+      /** Whether the channel's row was read (else the store failed before this change could name a commit). */
+      let decided = false;
       try {
         ({ status } = await changeX402Channel(db, key, (row) => {
+          decided = true;
           const current = row && rowChannel(row);
           next = update(current);
           const commit = current?.pendingRequest && commits.get(current.pendingRequest.pendingId);
@@ -155,9 +158,13 @@ export function createStoreChannelStorage(db: AppDb): StoreChannelStorage {
           return { kind: "write", row: channelRow(key, next), ...(writing ? { voucher: writing.voucherOf(next) } : {}) };
         }));
       } catch (error) {
-        // The package turns any storage error into a payment refusal: the commits waiting on this channel learn
-        // when it was the store's being unreachable (a cumulative amount stored already stays the payment's fault).
-        if (isStoreUnavailable(error)) for (const commit of commits.values()) if (commit.channelKey === key) commit.storeFailed = true;
+        // The package turns any storage error into a payment refusal: the commit this change was writing learns
+        // when it was the store's being unreachable (a cumulative amount stored already stays the payment's
+        // fault), or, when the store failed before the row was read, every commit waiting on this channel.
+        if (isStoreUnavailable(error)) {
+          if (writing) writing.storeFailed = true;
+          else if (!decided) for (const commit of commits.values()) if (commit.channelKey === key) commit.storeFailed = true;
+        }
         throw error;
       }
       // The transaction committed (it throws otherwise): so did the voucher it wrote.

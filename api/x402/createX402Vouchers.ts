@@ -57,8 +57,13 @@ export function createX402Vouchers(p: X402VouchersParameters): X402Vouchers {
   const { server, scheme, channels, network } = p;
   const unchanneled = () =>
     failure("PERSISTENCE_UNAVAILABLE", "the payment cannot be verified now: the payment channels cannot be read; nothing was taken");
+  // A connection lost during COMMIT leaves unknown whether it committed: a voucher sent again is then either
+  // charged now or refused with the channel's state, which shows the charge.
   const unstored = () =>
-    failure("PERSISTENCE_UNAVAILABLE", "the voucher cannot be stored now: the answer is withheld and nothing was charged; send it again");
+    failure(
+      "PERSISTENCE_UNAVAILABLE",
+      "the voucher could not be stored now: the answer is withheld; send it again (if it was charged after all, the refusal's channel state shows it)",
+    );
 
   /** PAYMENT-RESPONSE of a charged voucher: the channel's new state, which the client's next voucher builds on. */
   const chargedResponse = (result: SettleResponse) =>

@@ -24,8 +24,8 @@ export type PayerFundsOnChainParameters = {
   /** The token paid in (USDC): its balance and EIP-3009 authorization states. */
   token: Address;
   /**
-   * Authorization states read per admission at most (X402_PAYER_AUTHORIZATION_READS): a payer's payments
-   * of the last minute would otherwise each add a read to every payment it sends, one refused included.
+   * Authorization states read per admission at most (X402_PAYER_AUTHORIZATION_READS): a payer's recent
+   * payments would otherwise each add a read to every payment it sends, one refused included.
    */
   maxAuthorizationReads: number;
 };
@@ -71,10 +71,13 @@ export function payerFundsOnChain({ providers, chainId, token, maxAuthorizationR
 }
 
 /**
- * The nonces whose state one admission reads: settled payments' first, as only an authorization used by
- * the read block leaves the sum (a claimed one is almost always unused yet, and counts whole unread too).
+ * The nonces whose state one admission reads: settled payments' first, the newest first, as only an
+ * authorization used by the read block leaves the sum (a claimed one is almost always unused yet, and counts
+ * whole unread too), and the newest are those the claim counts (older ones fall out of its window).
  */
 function authorizationsWorthReading(known: readonly PayerCommitment[], max: number): Hex[] {
-  const settledFirst = [...known.filter((c) => c.status === "SETTLED"), ...known.filter((c) => c.status !== "SETTLED")];
+  const settledAt = (c: PayerCommitment) => c.settledAt?.getTime() ?? 0;
+  const settled = known.filter((c) => c.status === "SETTLED").sort((a, b) => settledAt(b) - settledAt(a));
+  const settledFirst = [...settled, ...known.filter((c) => c.status !== "SETTLED")];
   return settledFirst.flatMap((c) => (c.nonce ? [c.nonce as Hex] : [])).slice(0, max);
 }

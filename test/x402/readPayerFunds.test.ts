@@ -45,12 +45,13 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A payment of the payer in `status`, spending the authorization `nonce`. */
-const commitment = (status: PayerCommitment["status"], nonce: Hex): PayerCommitment => ({
+const commitment = (status: PayerCommitment["status"], nonce: Hex, settledAt: Date | null = null): PayerCommitment => ({
   id: nonce,
   amount: BigInt(terms.amount),
   nonce,
   validBefore,
   status,
+  settledAt,
 });
 const unusedNonce = () => toHex(crypto.getRandomValues(new Uint8Array(32)));
 
@@ -68,6 +69,15 @@ describe("payerFundsOnChain", () => {
       expect(funds?.committed(known)).toBe(BigInt(terms.amount) * BigInt(claimed.length));
       expect(funds?.balance).toBe(BigInt(terms.amount) * 9n);
     }
+  });
+
+  test("behavior: past the cap, the newest settled payments are read first (the ones a claim counts): the used one leaves the sum", async () => {
+    const older = Array.from({ length: maxAuthorizationReads }, (_, i) => commitment("SETTLED", unusedNonce(), new Date(1_000 + i)));
+    const newest = commitment("SETTLED", settledNonce, new Date(2_000));
+    const known = [...older, newest];
+    const funds = await readFunds(payer, known);
+    // Read oldest first, the used one would be past the cap and count whole too.
+    expect(funds?.committed(known)).toBe(BigInt(terms.amount) * BigInt(older.length));
   });
 
   test("behavior: a payment whose state is past the cap counts whole, settled or not", async () => {
