@@ -95,14 +95,21 @@ describe("payerCommitments", () => {
     await make("FAILED", after);
     await make("CLAIMED", after, uniqueKey());
     const commitments = await payerCommitments(store.db, payerKey, since);
-    const expected = [
-      [claimed, "CLAIMED"],
-      [pending, "PENDING"],
-      [settledAfter, "SETTLED"],
-    ].map(([id, status]) => ({ id, amount: 5000n, nonce: `0x${id?.replaceAll("-", "")}`, validBefore: 1234n, status }));
-    expect([...commitments].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      expected.sort((a, b) => (a.id as string).localeCompare(b.id as string)),
-    );
+    const expected = (
+      [
+        [claimed, "CLAIMED", null],
+        [pending, "PENDING", since],
+        [settledAfter, "SETTLED", after],
+      ] as const
+    ).map(([id, status, settledAt]) => ({
+      id,
+      amount: 5000n,
+      nonce: `0x${id.replaceAll("-", "")}`,
+      validBefore: 1234n,
+      status,
+      settledAt,
+    }));
+    expect([...commitments].sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
   });
 });
 
