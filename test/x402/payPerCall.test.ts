@@ -165,7 +165,8 @@ describe("payPerCall", () => {
   });
 
   test("every 2xx is settled (201 here); an answer without a content type is kept as JSON", async () => {
-    handler = () => new Response(new TextEncoder().encode(body), { status: 201 });
+    // Headers given (none): @hono/node-server's Response, global in a process that served HTTP, adds text/plain to a Response built without.
+    handler = () => new Response(new TextEncoder().encode(body), { status: 201, headers: {} });
     const p = await payment();
     const res = await send({ "payment-signature": p.header });
     expect(res.status).toBe(201);
