@@ -17,8 +17,10 @@ import { resolve } from "node:path";
 import { freePort } from "../devnet/anvil";
 import { createThrowawayDatabase } from "../test/support/postgres";
 import { accessFigures, printFigures } from "./benchFigures";
+import type { LoadTarget } from "./compareWithBareHono";
 import { keyOf, loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
+import { measureSteadyRate } from "./measureSteadyRate";
 import { median } from "./median";
 import { startBareHono } from "./startBareHono";
 
@@ -31,11 +33,12 @@ const database = databaseUrl ? await createThrowawayDatabase(databaseUrl) : unde
 const server = await startAccessServer();
 try {
   const metered = (run: number) => ({ url: `${server.url}/metered`, headers: { "x-api-key": keyOf(server.apiKeys, run) } });
-  const measure = (target: { url: string; headers?: Record<string, string> }, seconds: number, rate?: number) =>
-    measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
+  const measure = (target: LoadTarget, seconds: number) => measureLoad({ ...target, connections, seconds });
+  const steady = (target: LoadTarget) =>
+    measureSteadyRate({ ...target, connections: rateConnections, seconds: rateSeconds, rate: 1000, warmupSeconds });
   const open = { url: `${server.url}/open` };
   // One answer from each first, untimed: the first metered call opens the store's and Redis's connections.
-  const firstCalls: { url: string; headers?: Record<string, string> }[] = [{ url: `${bare.url}/` }, open, metered(0)];
+  const firstCalls: LoadTarget[] = [{ url: `${bare.url}/` }, open, metered(0)];
   for (const target of firstCalls) {
     const res = await fetch(target.url, { headers: target.headers });
     if (res.status !== 200) throw new Error(`${target.url} answered ${res.status} ${await res.text()}`);
@@ -59,10 +62,10 @@ try {
       `round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; no access ${o.rps.toFixed(0)}; keyed and metered ${m.rps.toFixed(0)} (p99 ${m.p99Ms} ms at full load)`,
     );
   }
-  const fixedBare = await measure({ url: `${bare.url}/` }, rateSeconds, 1000);
-  const fixed = await measure(metered(rounds + 1), rateSeconds, 1000);
+  const fixedBare = await steady({ url: `${bare.url}/` });
+  const fixed = await steady(metered(rounds + 1));
   console.log(
-    `at 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms keyed and metered, ${fixedBare.p99Ms} ms bare Hono`,
+    `at a steady 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms keyed and metered, ${fixedBare.p99Ms} ms bare Hono`,
   );
   printFigures(accessFigures, {
     ratioVsBareHono: Number((median(meteredRps) / median(bareRps)).toFixed(3)),

@@ -1,5 +1,6 @@
 import { loadSettings } from "./loadSettings";
 import { measureLoad } from "./measureLoad";
+import { measureSteadyRate } from "./measureSteadyRate";
 import { median } from "./median";
 
 /** A URL under load, with its headers (a route's API key). */
@@ -16,14 +17,15 @@ export type BareHonoComparison = {
 
 /**
  * The load of bench/loadSettings.ts against `route` (its target for run `run`: warm-up 0, rounds 1..,
- * the fixed rate last, each run with its own key) and bare Hono at `bareUrl`: warm-up, interleaved rounds
- * at full load, then 1,000 req/s on each. Logs each round under `label`.
+ * the steady rate last, each run with its own key) and bare Hono at `bareUrl`: warm-up, interleaved rounds
+ * at full load, then a steady 1,000 req/s on each (bench/measureSteadyRate.ts). Logs each round under `label`.
  */
 export async function compareWithBareHono(bareUrl: string, route: (run: number) => LoadTarget, label: string): Promise<BareHonoComparison> {
   const { duration, connections, rounds, rateSeconds, rateConnections, warmupSeconds } = loadSettings;
   const bare = { url: `${bareUrl}/` };
-  const measure = (target: LoadTarget, seconds: number, rate?: number) =>
-    measureLoad({ ...target, connections: rate ? rateConnections : connections, seconds, rate });
+  const measure = (target: LoadTarget, seconds: number) => measureLoad({ ...target, connections, seconds });
+  const steady = (target: LoadTarget) =>
+    measureSteadyRate({ ...target, connections: rateConnections, seconds: rateSeconds, rate: 1000, warmupSeconds });
   if (warmupSeconds > 0) {
     // JIT, connections, caches
     await measure(bare, warmupSeconds);
@@ -38,10 +40,10 @@ export async function compareWithBareHono(bareUrl: string, route: (run: number) 
     routeRps.push(r.rps);
     console.log(`round ${round}: bare Hono ${b.rps.toFixed(0)} req/s; ${label} ${r.rps.toFixed(0)} req/s (p99 ${r.p99Ms} ms at full load)`);
   }
-  const fixedBare = await measure(bare, rateSeconds, 1000);
-  const fixed = await measure(route(rounds + 1), rateSeconds, 1000);
+  const fixedBare = await steady(bare);
+  const fixed = await steady(route(rounds + 1));
   console.log(
-    `at 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms ${label}, ${fixedBare.p99Ms} ms bare Hono`,
+    `at a steady 1,000 req/s for ${rateSeconds} s over ${rateConnections} connections: p99 ${fixed.p99Ms} ms ${label}, ${fixedBare.p99Ms} ms bare Hono`,
   );
   return {
     ratioVsBareHono: Number((median(routeRps) / median(bareRps)).toFixed(3)),

@@ -1,7 +1,7 @@
 /**
  * The load of the HTTP benchmarks (bench:access, bench:market), from the environment: BENCH_DURATION
  * (s, 10) per run, BENCH_CONNECTIONS (50), BENCH_ROUNDS (3) of interleaved runs, BENCH_RATE_SECONDS
- * (20) at the fixed 1,000 req/s over BENCH_RATE_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2, 0: none) of
+ * (20) at a steady 1,000 req/s (bench/measureSteadyRate.ts) over BENCH_RATE_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2, 0: none) of
  * warm-up for each server, BENCH_CPU_PROF_DIR (unset: no profile) for the measured server's V8 CPU profile.
  */
 export const loadSettings = {
@@ -9,7 +9,7 @@ export const loadSettings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   rateSeconds: Number(process.env.BENCH_RATE_SECONDS ?? 20),
-  /** 50 connections at 20 requests a second each send in bursts that alone put bare Hono's p99 at 10-50 ms here. */
+  /** Connections the steady rate's requests share: a request waits for a free one (10 keep up with 1,000 a second). */
   rateConnections: Number(process.env.BENCH_RATE_CONNECTIONS ?? 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
   cpuProfileDir: process.env.BENCH_CPU_PROF_DIR || undefined,

@@ -8,8 +8,6 @@ export type MeasureLoadParameters = {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
-  /** A fixed rate (requests a second, all connections together; latencies corrected for coordinated omission); unset: as fast as answered. */
-  rate?: number;
 };
 
 /**
@@ -20,11 +18,12 @@ export type MeasureLoadParameters = {
 const runsWithoutAnswer = 3;
 
 /**
- * One time-bounded autocannon run from this process; throws unless it got answers and every one is a 2xx.
+ * One time-bounded autocannon run from this process, each connection sending as fast as it is answered
+ * (a steady rate: bench/measureSteadyRate.ts); throws unless it got answers and every one is a 2xx.
  * A run without a single answer is run again, longer (`runsWithoutAnswer`).
  */
-export async function measureLoad({ url, headers, connections, seconds, rate }: MeasureLoadParameters): Promise<LoadRun> {
-  const runFor = (duration: number) => autocannon({ url, headers, connections, duration, ...(rate ? { overallRate: rate } : {}) });
+export async function measureLoad({ url, headers, connections, seconds }: MeasureLoadParameters): Promise<LoadRun> {
+  const runFor = (duration: number) => autocannon({ url, headers, connections, duration });
   let duration = seconds;
   let result = await runFor(duration);
   for (let run = 2; result.requests.total === 0 && run <= runsWithoutAnswer; run++) {

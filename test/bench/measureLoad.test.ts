@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
 import { measureLoad } from "../../bench/measureLoad";
+import { closeServer, listenOnLoopback } from "../support/listenOnLoopback";
 
 /**
  * A server whose first request is held until another arrives: a run's only request never completes inside
@@ -21,20 +22,9 @@ async function startFirstRequestHeld(): Promise<{ server: Server; url: string; r
   return { server, url: await listenOnLoopback(server), requests: () => requests };
 }
 
-/** `server` listening on a free loopback port: its URL. */
-async function listenOnLoopback(server: Server): Promise<string> {
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("no port");
-  return `http://127.0.0.1:${address.port}/`;
-}
-
 describe("measureLoad", () => {
   let server: Server | undefined;
-  afterEach(async () => {
-    server?.closeAllConnections();
-    await new Promise((done) => server?.close(done) ?? done(undefined));
-  });
+  afterEach(() => closeServer(server));
 
   test("behavior: a run that got no answer is run again, longer, and its figures are the answered run's", async () => {
     const held = await startFirstRequestHeld();
