@@ -46,6 +46,8 @@ export type Config = {
   ponderHeapMb: number | undefined;
   /** The same for the API replicas (`ponder serve`) of `npm run start:cluster`. */
   ponderReplicaHeapMb: number | undefined;
+  /** --max-semi-space-size of every Ponder process the launchers start; undefined: scripts/ponderProcess.ts's default (64). */
+  ponderSemiSpaceMb: number | undefined;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
@@ -175,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // pile up. On Base the backfill's working set is the operator's to size.
     ponderHeapMb: e.PONDER_HEAP_MB ?? (mainnet ? undefined : devnetPonderHeapMb),
     ponderReplicaHeapMb: e.PONDER_REPLICA_HEAP_MB ?? (mainnet ? e.PONDER_HEAP_MB : devnetReplicaHeapMb),
+    ponderSemiSpaceMb: e.PONDER_SEMI_SPACE_MB,
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS },

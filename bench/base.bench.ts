@@ -18,6 +18,7 @@
  * (every symbol's price is then checked to answer 200). The rates: BENCH_SWAPS_PER_BLOCK,
  * BENCH_TRANSFERS_PER_BLOCK, BENCH_PAYMENTS_PER_BLOCK (defaults: `baseRates`). Tiny (the smoke test):
  * BENCH_SECONDS=3 BENCH_BLOCK_SECONDS=1 BENCH_SWAPS_PER_BLOCK=2 BENCH_TRANSFERS_PER_BLOCK=2 and the tiny load.
+ * BENCH_CPU_PROF_DIR: the service's processes (indexer, replica) write V8 CPU profiles there (`--cpu-prof`).
  * Prints the figures, then, once every process has stopped, as its last line one JSON object (`baseFigures`
  * in bench/benchFigures.ts).
  */
@@ -86,22 +87,29 @@ try {
   const indexerChain = await proxied("indexer");
   const storage = await serviceStorage();
   const pepper = randomBytes(32).toString("hex");
+  const { cpuProfileDir } = loadSettings;
   const serviceEnv = {
     ...storage.env,
+    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
     API_KEY_PEPPER: pepper,
     // 100,000 a second: never reached, yet every call is counted (the plan's 1,200 a minute is below the load).
     TIER_RATE_LIMITS: "PRO=6000000",
   };
   const [port, indexerPort] = [await freePort(), await freePort()];
   const started = Date.now();
-  const indexer: ChildProcess = spawnPonder("start", schema, process.env.PONDER_HEAP_MB ? Number(process.env.PONDER_HEAP_MB) : undefined, {
-    ...process.env,
-    ...serviceEnv,
-    DEVNET_MANIFEST: indexerChain.manifestPath,
-    PORT: String(port),
-    INDEXER_PORT: String(indexerPort),
-    PONDER_LOG_LEVEL: process.env.PONDER_LOG_LEVEL ?? "warn",
-  });
+  const indexer: ChildProcess = spawnPonder(
+    "start",
+    schema,
+    { oldSpaceMb: process.env.PONDER_HEAP_MB ? Number(process.env.PONDER_HEAP_MB) : undefined },
+    {
+      ...process.env,
+      ...serviceEnv,
+      DEVNET_MANIFEST: indexerChain.manifestPath,
+      PORT: String(port),
+      INDEXER_PORT: String(indexerPort),
+      PONDER_LOG_LEVEL: process.env.PONDER_LOG_LEVEL ?? "warn",
+    },
+  );
   stops.push(() => stopPonder(indexer));
   const indexerUrl = `http://127.0.0.1:${port}`;
   await waitForJson(`${indexerUrl}/ready`, (status) => status === 200, 600_000);

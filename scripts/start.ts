@@ -17,7 +17,7 @@ async function main() {
   const devnet = await prepareChain(config, "start");
   if (config.database.kind === "pglite") mkdirSync(config.database.directory, { recursive: true });
 
-  const ponder = spawnPonder("start", config.databaseSchema, config.ponderHeapMb);
+  const ponder = spawnPonder("start", config.databaseSchema, { oldSpaceMb: config.ponderHeapMb, semiSpaceMb: config.ponderSemiSpaceMb });
   console.log(`[start] API on http://${config.host}:${config.port}/v1/status`);
   console.log(`[start] Ponder's own server (operators) on http://${indexerServerHost}:${config.indexerPort}/status`);
 

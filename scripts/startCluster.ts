@@ -33,7 +33,7 @@ async function main() {
   let stopping = false;
   const indexer = superviseProcess(
     "indexer",
-    () => spawnPonder("start", config.databaseSchema, config.ponderHeapMb, shared),
+    () => spawnPonder("start", config.databaseSchema, { oldSpaceMb: config.ponderHeapMb, semiSpaceMb: config.ponderSemiSpaceMb }, shared),
     () => stopping,
   );
   console.log(`[cluster] indexer and API on http://${config.host}:${config.port}`);
@@ -56,7 +56,13 @@ async function main() {
     supervised.push(
       superviseProcess(
         `replica ${i + 1}`,
-        () => spawnPonder("serve", config.databaseSchema, config.ponderReplicaHeapMb, env),
+        () =>
+          spawnPonder(
+            "serve",
+            config.databaseSchema,
+            { oldSpaceMb: config.ponderReplicaHeapMb, semiSpaceMb: config.ponderSemiSpaceMb },
+            env,
+          ),
         () => stopping,
       ),
     );

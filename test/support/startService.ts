@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "../../devnet/anvil";
+import { ponderNodeFlags } from "../../scripts/ponderProcess";
 import { createThrowawayDatabase } from "./postgres";
 
 export type RunningService = {
@@ -62,7 +63,7 @@ export async function startCluster(
 export async function startReplica(service: Pick<RunningService, "manifestPath">, env: Record<string, string>): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-replica-"));
   const schema = process.env.DATABASE_SCHEMA || "svc_index";
-  return runProcess([join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {
+  return runProcess([...ponderNodeFlags({}), join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {
     DEVNET_MANIFEST: service.manifestPath,
     APP_PGLITE_DIR: join(dir, "app"),
     ...env,

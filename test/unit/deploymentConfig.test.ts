@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { resolveProviders } from "../../api/chain/providers";
 import { loadConfig } from "../../api/config";
+import { ponderNodeFlags } from "../../scripts/ponderProcess";
 
 const pepper = "p".repeat(32);
 
@@ -45,5 +46,17 @@ describe("providers and stores by deployment", () => {
     expect(loadConfig({ ...base, PONDER_HEAP_MB: "2048" }).ponderReplicaHeapMb).toBe(2048);
     expect(loadConfig({ PONDER_REPLICA_HEAP_MB: "300" }).ponderReplicaHeapMb).toBe(300);
     expect(() => loadConfig({ PONDER_REPLICA_HEAP_MB: "64" })).toThrow(/PONDER_REPLICA_HEAP_MB/);
+  });
+
+  test("default: every Ponder process gets a 64 MB semi-space; PONDER_SEMI_SPACE_MB sets it, beside the old space's cap", () => {
+    expect(ponderNodeFlags({})).toEqual(["--max-semi-space-size=64"]);
+    const config = loadConfig({ PONDER_SEMI_SPACE_MB: "32" });
+    expect(config.ponderSemiSpaceMb).toBe(32);
+    expect(ponderNodeFlags({ oldSpaceMb: config.ponderHeapMb, semiSpaceMb: config.ponderSemiSpaceMb })).toEqual([
+      "--max-old-space-size=256",
+      "--max-semi-space-size=32",
+    ]);
+    expect(loadConfig({}).ponderSemiSpaceMb).toBeUndefined();
+    expect(() => loadConfig({ PONDER_SEMI_SPACE_MB: "0" })).toThrow(/PONDER_SEMI_SPACE_MB/);
   });
 });
