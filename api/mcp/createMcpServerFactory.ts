@@ -1,12 +1,18 @@
 import { type AuthInfo, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { AccessChain } from "../routes/MountRoute";
-import { callTool, type ToolCaller } from "./callTool";
+import { callTool, type PaymentBinding, type ToolCaller } from "./callTool";
 import type { McpTool } from "./McpTool";
 import { withJsonSchemaOnce } from "./withJsonSchemaOnce";
 
 /** How the MCP server names itself (initialize, server/discover, the server card). */
 export const mcpServerInfo = { name: "base-capability-market-service", title: "Base capability and market service", version: "2.2.0" };
+
+/**
+ * What the server advertises beyond tools: x402's `org.x402/payment` extension (2026-07-28), so a client that
+ * advertises it too gets `payment_required` results (api/mcp/callTool.ts).
+ */
+export const mcpServerCapabilities = { extensions: { "org.x402/payment": {} } };
 
 /** What every tool is: it only reads, and it reads the open world (the chain, our index of it). */
 export const mcpToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } as const;
@@ -45,7 +51,7 @@ export function createMcpServerFactory(tools: readonly McpTool[], accessChain: A
     },
   }));
   return () => {
-    const server = new McpServer(mcpServerInfo);
+    const server = new McpServer(mcpServerInfo, { capabilities: mcpServerCapabilities });
     for (const { tool, chain, config } of registrations) {
       server.registerTool(tool.name, config, (input: unknown, ctx: ServerContext) => callTool(tool, input, callerOf(ctx), chain));
     }
@@ -56,5 +62,17 @@ export function createMcpServerFactory(tools: readonly McpTool[], accessChain: A
 function callerOf(ctx: ServerContext): ToolCaller {
   const request = ctx.http?.req;
   if (!request) throw new Error("an MCP tool call arrived without its HTTP request");
-  return { request, env: (ctx.http?.authInfo?.extra as { env?: unknown } | undefined)?.env };
+  return {
+    request,
+    env: (ctx.http?.authInfo?.extra as { env?: unknown } | undefined)?.env,
+    payment: ctx.mcpReq._meta?.["x402/payment"],
+    binding: paymentBindingOf(ctx.mcpReq.envelope as Record<string, unknown> | undefined),
+  };
+}
+
+/** A 2026-07-28 request carries its protocol version and capabilities in its `_meta` envelope; a 2025-era one has none. */
+function paymentBindingOf(envelope: Record<string, unknown> | undefined): PaymentBinding {
+  const capabilities = envelope?.["io.modelcontextprotocol/clientCapabilities"] as { extensions?: Record<string, unknown> } | undefined;
+  if (capabilities?.extensions?.["org.x402/payment"] !== undefined) return "extension";
+  return envelope?.["io.modelcontextprotocol/protocolVersion"] === undefined ? "tool-result-unstructured" : "tool-result";
 }

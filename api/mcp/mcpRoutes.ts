@@ -8,7 +8,7 @@ export const mcp = defineRoute({
   path: "/mcp",
   summary: "MCP Streamable HTTP: one JSON-RPC request, notification or response per POST (a JSON object)",
   description:
-    "Negotiates protocol 2026-07-28 and the stateless 2025-era versions (2025-11-25, 2025-06-18, 2025-03-26). No credential is needed to connect: each tool call enforces its REST route's access from this request's headers (x-api-key or Authorization: Bearer, or PAYMENT-SIGNATURE). Protocol errors are JSON-RPC error objects (the service's code in error.data.error). Limited per client address: MCP_REQUESTS_PER_MINUTE over POST /mcp, GET /sse and POST /messages together, beyond it 429 RATE_LIMITED with Retry-After. Tools and their schemas: GET /.well-known/mcp/server-card.json.",
+    "Negotiates protocol 2026-07-28 and the stateless 2025-era versions (2025-11-25, 2025-06-18, 2025-03-26). No credential is needed to connect: each tool call enforces its REST route's access from this request's headers (x-api-key or Authorization: Bearer, or PAYMENT-SIGNATURE) or an x402 PaymentPayload in the call's _meta[\"x402/payment\"]; an unpaid call gets x402's MCP binding (a payment_required result where the request advertises org.x402/payment, else a tool error carrying the PaymentRequired). Protocol errors are JSON-RPC error objects (the service's code in error.data.error). Limited per client address: MCP_REQUESTS_PER_MINUTE over POST /mcp, GET /sse and POST /messages together, beyond it 429 RATE_LIMITED with Retry-After. Tools and their schemas: GET /.well-known/mcp/server-card.json.",
   access: "public",
   rateLimited: "MCP",
   responses: {

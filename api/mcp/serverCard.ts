@@ -17,7 +17,7 @@ export function serverCard(tools: readonly McpTool[], origin: string) {
     authentication: {
       required: false,
       description:
-        "Connecting needs no credential. Paid tools take an API key in a request header, or an x402 v2 payment per call; without either they return the x402 payment requirements as a tool error.",
+        'Connecting needs no credential. Paid tools take an API key in a request header, or an x402 v2 payment per call (in _meta["x402/payment"] or a PAYMENT-SIGNATURE header); without either they return the x402 payment requirements as a tool error, or as a payment_required result to a 2026-07-28 client advertising org.x402/payment.',
       headers: [
         { name: "x-api-key", value: "<API_KEY>" },
         { name: "Authorization", value: "Bearer <API_KEY>" },

@@ -16,6 +16,7 @@ import { verificationReads } from "../../api/x402/createInProcessFacilitator";
 import { payerFundsOnChain, payerFundsReadsPerProvider } from "../../api/x402/readPayerFunds";
 import { baseUsdc } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
+import { refusalText } from "../mcp/support";
 import { testAccessServices, unlimitedRates } from "../support/access";
 import { testAppParameters } from "../support/app";
 import { devnetProvider, publicDevnetProvider, testClient, testManifest } from "../support/devnet";
@@ -312,7 +313,7 @@ describe.each(layouts)("reads per worst-case request with $name", (layout) => {
     );
     const result = (await tool.res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
     expect(result.result.isError).toBe(true);
-    expect(result.result.content[0]?.text).toMatch(/^PAYMENT_INVALID: .*payer_balance_committed/);
+    expect(refusalText(result.result)).toMatch(/^PAYMENT_INVALID: .*payer_balance_committed/);
     expect(tool.reads, JSON.stringify(tool.byMethod)).toBeLessThanOrEqual(x402Bound(app.providerCount));
     // An unpaid request (the challenge) reads nothing.
     expect((await counted(() => app.get(gasPath, "203.0.113.12"))).reads).toBe(0);
@@ -363,7 +364,7 @@ describe("the request after the address's budget (PUBLIC_REQUESTS_PER_MINUTE)", 
       );
       expect(res.status).toBe(200);
       const { result } = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
-      return { text: result.content[0]?.text ?? "", reads, byMethod };
+      return { text: refusalText(result), reads, byMethod };
     };
     for (let i = 0; i < perMinute; i++) {
       const { text, reads, byMethod } = await callFrom();

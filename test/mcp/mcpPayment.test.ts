@@ -1,13 +1,30 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { toClientEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme as BatchSettlementClient } from "@x402/evm/batch-settlement/client";
 import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
+import { baseNetwork } from "../../base/baseChain";
+import { createDevnetClient } from "../../devnet/client";
 import { unlimitedRates } from "../support/access";
+import { newPayer, price } from "../support/batchPayer";
 import { testClient, testManifest } from "../support/devnet";
 import { signedPayment } from "../support/signedPayment";
 import { usdcBalance, usdcTransfersFrom } from "../support/usdc";
-import { clientKinds, connectClient, type McpTestService, routeTools, startMcpService, usdcUnits } from "./support";
+import {
+  clientKinds,
+  connectClient,
+  type McpTestService,
+  refusalText,
+  routeTools,
+  startMcpService,
+  type ToolResult,
+  usdcUnits,
+} from "./support";
 
 /** This file's payer: users[12] (no other file sends from it); the payout address and gas key are the service's own. */
 const manifest = testManifest();
@@ -45,6 +62,37 @@ async function restChallenge(path: string): Promise<PaymentRequired> {
 const untimed = (challenge: unknown) =>
   JSON.parse(JSON.stringify(challenge, (key, value) => (key === "validUntil" || key === "signature" ? undefined : value))) as unknown;
 
+/** A 2026-07-28 tools/call as an x402-aware client sends it: advertising org.x402/payment, its payment (if any) in `_meta`. */
+async function x402AwareCall(call: { name: string; arguments: Record<string, unknown> }, payment?: unknown): Promise<ToolResult> {
+  const res = await fetch(`${service.origin}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": call.name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: call.name,
+        arguments: call.arguments,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "x402-aware", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": { extensions: { "org.x402/payment": {} } },
+          ...(payment === undefined ? {} : { "x402/payment": payment }),
+        },
+      },
+    }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { result: ToolResult }).result;
+}
+
 describe("x402 over MCP", () => {
   test.each(clientKinds)(
     "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge, exact and batch-settlement (%s)",
@@ -55,8 +103,7 @@ describe("x402 over MCP", () => {
         for (const call of payable) {
           const result = await client.callTool({ name: call.name, arguments: call.arguments });
           expect(result.isError, call.name).toBe(true);
-          expect(result.structuredContent, call.name).toBeUndefined();
-          expect(result.content[0]?.text, call.name).toMatch(/^PAYMENT_REQUIRED: /);
+          expect(result.content[1]?.text, call.name).toMatch(/^PAYMENT_REQUIRED: /);
           const challenge = await restChallenge(call.path);
           const amount = String(usdcUnits(call.priceUsd));
           expect(challenge).toMatchObject({
@@ -67,7 +114,11 @@ describe("x402 over MCP", () => {
             ],
           });
           expect(untimed(result._meta?.["x402/payment-required"]), call.name).toEqual(untimed(challenge));
-          expect(untimed(JSON.parse(result.content[1]?.text ?? "null")), call.name).toEqual(untimed(challenge));
+          // x402's tool-result binding: the PaymentRequired JSON first; as structuredContent too where the client
+          // does not check an error's structured content against the output schema (the v1 SDK client does).
+          expect(untimed(JSON.parse(result.content[0]?.text ?? "null")), call.name).toEqual(untimed(challenge));
+          if (kind === "v2 pinned to 2026-07-28") expect(untimed(result.structuredContent), call.name).toEqual(untimed(challenge));
+          else expect(result.structuredContent, call.name).toBeUndefined();
         }
         // The free tool needs nothing.
         expect((await client.callTool({ name: "svc_get_service_status", arguments: {} })).isError ?? false).toBe(false);
@@ -95,7 +146,7 @@ describe("x402 over MCP", () => {
         // The same payment again: refused before any work, nothing more taken.
         const again = await client.callTool({ name: call.name, arguments: call.arguments });
         expect(again.isError).toBe(true);
-        expect(again.content[0]?.text).toMatch(/^PAYMENT_INVALID: .*payment_already_settled/);
+        expect(refusalText(again)).toMatch(/^PAYMENT_INVALID: .*payment_already_settled/);
         expect(again._meta?.["x402/payment-required"]).toMatchObject({ x402Version: 2 });
       } finally {
         await client.close();
@@ -109,6 +160,72 @@ describe("x402 over MCP", () => {
       expect(rows.length).toBe(kind === "v2 pinned to 2026-07-28" ? 1 : 2);
     },
   );
+
+  test("behavior: a 2026-07-28 request advertising org.x402/payment gets payment_required, then pays in _meta with exact and with batch-settlement", async () => {
+    const call = payable[2] as (typeof payable)[number];
+    const required = await x402AwareCall(call);
+    expect(required.resultType).toBe("payment_required");
+    const challenge = await restChallenge(call.path);
+    expect(untimed(required.paymentRequired)).toEqual(untimed(challenge));
+
+    // exact: the PaymentPayload in _meta["x402/payment"], no header.
+    const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
+    const before = await usdcBalance(manifest, payer.address);
+    const paid = await x402AwareCall(call, payload);
+    expect(paid.resultType).toBe("complete");
+    expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
+    expect(paid.structuredContent).toMatchObject({ symbol: "WETH" });
+    expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
+    expect(await usdcBalance(manifest, payer.address)).toBe(before - usdcUnits(call.priceUsd));
+
+    // batch-settlement: the official client scheme makes the deposit and the voucher; the payer has no ETH.
+    const batchKey = await newPayer(manifest, 10n);
+    const scheme = new BatchSettlementClient(
+      toClientEvmSigner(privateKeyToAccount(batchKey), createDevnetClient(manifest.rpcUrl, batchKey)),
+      {
+        depositStrategy: () => price * 10n,
+      },
+    );
+    const offered = (await x402AwareCall(call)).paymentRequired as PaymentRequired;
+    const voucher = await new x402Client().register(baseNetwork, scheme).createPaymentPayload({
+      ...offered,
+      accepts: offered.accepts.filter((terms) => terms.scheme === "batch-settlement"),
+    });
+    const [vouchersBefore] = await service.sql("SELECT count(*)::int AS n FROM app.x402_voucher");
+    const batchPaid = await x402AwareCall(call, voucher);
+    expect(batchPaid.isError ?? false, JSON.stringify(batchPaid.content)).toBe(false);
+    expect(batchPaid._meta?.["x402/payment-response"]).toMatchObject({ success: true });
+    const [vouchersAfter] = await service.sql("SELECT count(*)::int AS n FROM app.x402_voucher");
+    expect(Number(vouchersAfter?.n)).toBe(Number(vouchersBefore?.n) + 1);
+
+    // The official v2 client (2.4.0) does not read the extension's result type yet: advertising it, it throws.
+    const client = await connectClient("v2 pinned to 2026-07-28", service.origin, {}, { "org.x402/payment": {} });
+    try {
+      expect((client as unknown as Client).getServerCapabilities()?.extensions).toHaveProperty(["org.x402/payment"]);
+      await expect(client.callTool({ name: call.name, arguments: call.arguments })).rejects.toThrow(
+        /Unsupported result type 'payment_required'/,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('behavior: a 2025-era client pays in _meta["x402/payment"] too, and is refused by the tool-result binding', async () => {
+    const call = payable[1] as (typeof payable)[number];
+    const client = await connectClient("v1 Streamable HTTP", service.origin);
+    try {
+      const refused = await client.callTool({ name: call.name, arguments: call.arguments });
+      expect(refused.resultType).toBeUndefined();
+      expect(refused.isError).toBe(true);
+      const challenge = JSON.parse(refused.content[0]?.text ?? "null") as PaymentRequired;
+      const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
+      const paid = await client.callTool({ name: call.name, arguments: call.arguments, _meta: { "x402/payment": payload } });
+      expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
+      expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
+    } finally {
+      await client.close();
+    }
+  });
 
   test("behavior: a refused answer takes nothing: a payment for an unknown symbol is released, not settled", async () => {
     const requirements = (await restChallenge("/v1/token/price/WETH")).accepts[0] as PaymentRequirements;
@@ -134,7 +251,7 @@ describe("limits", () => {
         const client = await connectClient(kind, limited.origin);
         try {
           const texts = [];
-          for (let i = 0; i < 3; i++) texts.push((await client.callTool({ name: "svc_get_gas_metrics", arguments: {} })).content[0]?.text);
+          for (let i = 0; i < 3; i++) texts.push(refusalText(await client.callTool({ name: "svc_get_gas_metrics", arguments: {} })));
           // The first kind's three and a REST call spend the budget of 4; the second kind's calls are all refused.
           if (kind === "v2 default (2025)") {
             expect(texts.map((t) => t?.split(":")[0])).toEqual(["PAYMENT_REQUIRED", "PAYMENT_REQUIRED", "PAYMENT_REQUIRED"]);

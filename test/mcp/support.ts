@@ -105,24 +105,43 @@ export type ClientKind = (typeof clientKinds)[number];
 /** The slice of a connected client the tests use (the v1 and v2 clients share it). */
 export type McpTestClient = {
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown; annotations?: Record<string, unknown> }[] }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolResult>;
+  callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<ToolResult>;
   close(): Promise<void>;
 };
 export type ToolResult = {
+  /** 2026-07-28: "complete", or x402's "payment_required" (with `paymentRequired`) for a client advertising org.x402/payment. */
+  resultType?: string;
+  paymentRequired?: unknown;
   isError?: boolean;
   content: { type: string; text?: string }[];
   structuredContent?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
 };
 
-/** Connects a client of `kind` to `origin`, sending `headers` on every request. */
-export async function connectClient(kind: ClientKind, origin: string, headers: Record<string, string> = {}): Promise<McpTestClient> {
+/**
+ * The text block of a tool error that names its code ("CODE: message"): the first, or the second where the
+ * first is an x402 PaymentRequired's JSON (x402's MCP transport puts it first).
+ */
+export function refusalText(result: { content: { text?: string }[] }): string {
+  return result.content.map((block) => block.text ?? "").find((text) => /^[A-Z_]+: /.test(text)) ?? "";
+}
+
+/** Connects a client of `kind` to `origin`, sending `headers` on every request; a v2 client advertises `extensions`. */
+export async function connectClient(
+  kind: ClientKind,
+  origin: string,
+  headers: Record<string, string> = {},
+  extensions?: Record<string, Record<string, never>>,
+): Promise<McpTestClient> {
   const info = { name: "svc-test", version: "1.0.0" };
   const requestInit = { headers };
   const mcp = new URL("/mcp", origin);
   const sse = new URL("/sse", origin);
   if (kind === "v2 pinned to 2026-07-28" || kind === "v2 default (2025)") {
-    const client = new Client(info, kind === "v2 pinned to 2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+    const client = new Client(info, {
+      ...(kind === "v2 pinned to 2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {}),
+      ...(extensions ? { capabilities: { extensions } } : {}),
+    });
     await client.connect(new StreamableHTTPClientTransport(mcp, { requestInit }));
     return client as unknown as McpTestClient;
   }
