@@ -93,6 +93,17 @@ async function x402AwareCall(call: { name: string; arguments: Record<string, unk
   return ((await res.json()) as { result: ToolResult }).result;
 }
 
+/** A new payer's first batch-settlement payment for `offered`, made by the official client scheme: its deposit (ten calls) and voucher; the payer has no ETH. */
+async function batchVoucher(offered: PaymentRequired) {
+  const key = await newPayer(manifest, 10n);
+  const scheme = new BatchSettlementClient(toClientEvmSigner(privateKeyToAccount(key), createDevnetClient(manifest.rpcUrl, key)), {
+    depositStrategy: () => price * 10n,
+  });
+  return new x402Client()
+    .register(baseNetwork, scheme)
+    .createPaymentPayload({ ...offered, accepts: offered.accepts.filter((terms) => terms.scheme === "batch-settlement") });
+}
+
 describe("x402 over MCP", () => {
   test.each(clientKinds)(
     "error: without a key a payable tool is a tool error carrying the REST route's x402 v2 challenge, exact and batch-settlement (%s)",
@@ -178,19 +189,8 @@ describe("x402 over MCP", () => {
     expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
     expect(await usdcBalance(manifest, payer.address)).toBe(before - usdcUnits(call.priceUsd));
 
-    // batch-settlement: the official client scheme makes the deposit and the voucher; the payer has no ETH.
-    const batchKey = await newPayer(manifest, 10n);
-    const scheme = new BatchSettlementClient(
-      toClientEvmSigner(privateKeyToAccount(batchKey), createDevnetClient(manifest.rpcUrl, batchKey)),
-      {
-        depositStrategy: () => price * 10n,
-      },
-    );
-    const offered = (await x402AwareCall(call)).paymentRequired as PaymentRequired;
-    const voucher = await new x402Client().register(baseNetwork, scheme).createPaymentPayload({
-      ...offered,
-      accepts: offered.accepts.filter((terms) => terms.scheme === "batch-settlement"),
-    });
+    // batch-settlement: the official client scheme makes the deposit and the voucher.
+    const voucher = await batchVoucher((await x402AwareCall(call)).paymentRequired as PaymentRequired);
     const [vouchersBefore] = await service.sql("SELECT count(*)::int AS n FROM app.x402_voucher");
     const batchPaid = await x402AwareCall(call, voucher);
     expect(batchPaid.isError ?? false, JSON.stringify(batchPaid.content)).toBe(false);
@@ -210,22 +210,31 @@ describe("x402 over MCP", () => {
     }
   });
 
-  test('behavior: a 2025-era client pays in _meta["x402/payment"] too, and is refused by the tool-result binding', async () => {
-    const call = payable[1] as (typeof payable)[number];
-    const client = await connectClient("v1 Streamable HTTP", service.origin);
-    try {
-      const refused = await client.callTool({ name: call.name, arguments: call.arguments });
-      expect(refused.resultType).toBeUndefined();
-      expect(refused.isError).toBe(true);
-      const challenge = JSON.parse(refused.content[0]?.text ?? "null") as PaymentRequired;
-      const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
-      const paid = await client.callTool({ name: call.name, arguments: call.arguments, _meta: { "x402/payment": payload } });
-      expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
-      expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
-    } finally {
-      await client.close();
-    }
-  });
+  test.each(["v2 pinned to 2026-07-28", "v1 Streamable HTTP"] as const)(
+    "behavior: an official client refused by the tool-result binding pays in _meta with exact and with batch-settlement (%s)",
+    async (kind) => {
+      const call = payable[2] as (typeof payable)[number];
+      const client = await connectClient(kind, service.origin);
+      try {
+        const refused = await client.callTool({ name: call.name, arguments: call.arguments });
+        expect(refused.isError).toBe(true);
+        const challenge = JSON.parse(refused.content[0]?.text ?? "null") as PaymentRequired;
+        const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
+        const paid = await client.callTool({ name: call.name, arguments: call.arguments, _meta: { "x402/payment": payload } });
+        expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
+        expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
+        const batchPaid = await client.callTool({
+          name: call.name,
+          arguments: call.arguments,
+          _meta: { "x402/payment": await batchVoucher(challenge) },
+        });
+        expect(batchPaid.isError ?? false, JSON.stringify(batchPaid.content)).toBe(false);
+        expect(batchPaid._meta?.["x402/payment-response"]).toMatchObject({ success: true });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   test("behavior: a refused answer takes nothing: a payment for an unknown symbol is released, not settled", async () => {
     const requirements = (await restChallenge("/v1/token/price/WETH")).accepts[0] as PaymentRequirements;
