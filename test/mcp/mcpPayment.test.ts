@@ -8,6 +8,7 @@ import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRateLimits } from "../../api/access/createRateLimits";
+import { maxPaymentSignatureLength } from "../../api/x402/parsePaymentSignature";
 import { baseNetwork } from "../../base/baseChain";
 import { createDevnetClient } from "../../devnet/client";
 import { unlimitedRates } from "../support/access";
@@ -235,6 +236,19 @@ describe("x402 over MCP", () => {
       }
     },
   );
+
+  test("error: a _meta payment that is not a PaymentPayload, or is longer than a header may be, is refused with its reason", async () => {
+    const client = await connectClient("v2 default (2025)", service.origin);
+    try {
+      const call = { name: "svc_get_gas_metrics", arguments: {} };
+      const notPayload = await client.callTool({ ...call, _meta: { "x402/payment": "not a payment" } });
+      expect(refusalText(notPayload)).toMatch(/^PAYMENT_INVALID: .*payment_signature_not_exact_evm_v2/);
+      const long = await client.callTool({ ...call, _meta: { "x402/payment": { padding: "x".repeat(maxPaymentSignatureLength) } } });
+      expect(refusalText(long)).toMatch(/^PAYMENT_INVALID: .*payment_signature_too_long/);
+    } finally {
+      await client.close();
+    }
+  });
 
   test("behavior: a refused answer takes nothing: a payment for an unknown symbol is released, not settled", async () => {
     const requirements = (await restChallenge("/v1/token/price/WETH")).accepts[0] as PaymentRequirements;
