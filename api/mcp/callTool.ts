@@ -44,7 +44,8 @@ export async function callTool(
 ): Promise<CallToolResult | PaymentRequiredResult> {
   const url = new URL(tool.path(input as never), caller.request.url);
   const headers = new Headers(caller.request.headers);
-  if (caller.payment !== undefined) headers.set("payment-signature", encodePaymentSignatureHeader(caller.payment as PaymentPayload));
+  const paymentHeader = caller.payment === undefined ? undefined : encodeMetaPayment(caller.payment);
+  if (paymentHeader) headers.set("payment-signature", paymentHeader);
   const c = new Context<AccessEnv>(new Request(url, { headers }), { env: caller.env, path: url.pathname });
   let value: unknown;
   // Never throws: the middleware before it then sees a non-2xx answer and takes nothing (credits, payment).
@@ -62,6 +63,8 @@ export async function callTool(
     }
   };
   try {
+    if (paymentHeader === null)
+      throw new ApiError("PAYMENT_INVALID", '_meta["x402/payment"] cannot be encoded as a PAYMENT-SIGNATURE header');
     await run(c, [...chain, serve], 0);
   } catch (err) {
     c.res = handleError(err as Error, c);
@@ -95,6 +98,19 @@ export async function callTool(
   // without isError, and a client that does not read resultType still sees the challenge.
   if (caller.binding === "extension") return { resultType: "payment_required", paymentRequired, ...toolError };
   return caller.binding === "tool-result" ? { ...toolError, structuredContent: paymentRequired as Record<string, unknown> } : toolError;
+}
+
+/**
+ * `payment` as the PAYMENT-SIGNATURE header the route's x402 middleware reads (which bounds its length and
+ * checks its shape), or null where it cannot be one: JSON nested deeper than the stack (a request body can
+ * carry such, JSON.stringify throws on it) is no payment.
+ */
+function encodeMetaPayment(payment: unknown): string | null {
+  try {
+    return encodePaymentSignatureHeader(payment as PaymentPayload);
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `handlers` as Hono composes middleware: each one's `next` runs the rest. */

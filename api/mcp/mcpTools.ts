@@ -9,7 +9,7 @@ const pathOf = (route: ServedRoute, input: unknown) =>
 /** What a payable tool costs, as its description tells an agent. */
 const priceOf = (route: ServedRoute) =>
   route.access === "apiKeyOrX402"
-    ? ` Costs ${route.credits} credit${route.credits === 1 ? "" : "s"} with an API key (x-api-key or Authorization: Bearer header), or ${route.x402PriceUsd} USDC on Base per call with an x402 v2 payment (PAYMENT-SIGNATURE header); without either it returns the x402 payment requirements.`
+    ? ` Costs ${route.credits} credit${route.credits === 1 ? "" : "s"} with an API key (x-api-key or Authorization: Bearer header), or ${route.x402PriceUsd} USDC on Base per call with an x402 v2 payment (in _meta["x402/payment"] or a PAYMENT-SIGNATURE header); without either it returns the x402 payment requirements.`
     : "";
 
 /**

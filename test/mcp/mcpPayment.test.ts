@@ -63,8 +63,14 @@ async function restChallenge(path: string): Promise<PaymentRequired> {
 const untimed = (challenge: unknown) =>
   JSON.parse(JSON.stringify(challenge, (key, value) => (key === "validUntil" || key === "signature" ? undefined : value))) as unknown;
 
+/** JSON text sent as it is: a value JSON.stringify cannot write (nested deeper than the stack), which a body can carry. */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+const rawJsonMark = "raw JSON goes here";
+
 /** A 2026-07-28 tools/call as an x402-aware client sends it: advertising org.x402/payment, its payment (if any) in `_meta`. */
-async function x402AwareCall(call: { name: string; arguments: Record<string, unknown> }, payment?: unknown): Promise<ToolResult> {
+async function x402AwareCall(call: { name: string; arguments: Record<string, unknown> }, payment?: unknown | RawJson): Promise<ToolResult> {
   const res = await fetch(`${service.origin}/mcp`, {
     method: "POST",
     headers: {
@@ -85,10 +91,10 @@ async function x402AwareCall(call: { name: string; arguments: Record<string, unk
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientInfo": { name: "x402-aware", version: "1" },
           "io.modelcontextprotocol/clientCapabilities": { extensions: { "org.x402/payment": {} } },
-          ...(payment === undefined ? {} : { "x402/payment": payment }),
+          ...(payment === undefined ? {} : { "x402/payment": payment instanceof RawJson ? rawJsonMark : payment }),
         },
       },
-    }),
+    }).replace(JSON.stringify(rawJsonMark), payment instanceof RawJson ? payment.text : ""),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { result: ToolResult }).result;
@@ -183,6 +189,7 @@ describe("x402 over MCP", () => {
     // exact: the PaymentPayload in _meta["x402/payment"], no header.
     const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
     const before = await usdcBalance(manifest, payer.address);
+    await service.syncIndexHead();
     const paid = await x402AwareCall(call, payload);
     expect(paid.resultType).toBe("complete");
     expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
@@ -193,6 +200,8 @@ describe("x402 over MCP", () => {
     // batch-settlement: the official client scheme makes the deposit and the voucher.
     const voucher = await batchVoucher((await x402AwareCall(call)).paymentRequired as PaymentRequired);
     const [vouchersBefore] = await service.sql("SELECT count(*)::int AS n FROM app.x402_voucher");
+    // The payer's funding and deposit mined blocks: the seeded index follows the head again, or the price is stale.
+    await service.syncIndexHead();
     const batchPaid = await x402AwareCall(call, voucher);
     expect(batchPaid.isError ?? false, JSON.stringify(batchPaid.content)).toBe(false);
     expect(batchPaid._meta?.["x402/payment-response"]).toMatchObject({ success: true });
@@ -221,14 +230,14 @@ describe("x402 over MCP", () => {
         expect(refused.isError).toBe(true);
         const challenge = JSON.parse(refused.content[0]?.text ?? "null") as PaymentRequired;
         const { payload } = await signedPayment(challenge.accepts[0] as PaymentRequirements, payer.privateKey);
+        await service.syncIndexHead();
         const paid = await client.callTool({ name: call.name, arguments: call.arguments, _meta: { "x402/payment": payload } });
         expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
         expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, payer: payer.address });
-        const batchPaid = await client.callTool({
-          name: call.name,
-          arguments: call.arguments,
-          _meta: { "x402/payment": await batchVoucher(challenge) },
-        });
+        const voucher = await batchVoucher(challenge);
+        // The payer's funding and deposit mined blocks: the seeded index follows the head again, or the price is stale.
+        await service.syncIndexHead();
+        const batchPaid = await client.callTool({ name: call.name, arguments: call.arguments, _meta: { "x402/payment": voucher } });
         expect(batchPaid.isError ?? false, JSON.stringify(batchPaid.content)).toBe(false);
         expect(batchPaid._meta?.["x402/payment-response"]).toMatchObject({ success: true });
       } finally {
@@ -237,10 +246,13 @@ describe("x402 over MCP", () => {
     },
   );
 
-  test("error: a _meta payment that is not a PaymentPayload, or is longer than a header may be, is refused with its reason", async () => {
-    const client = await connectClient("v2 default (2025)", service.origin);
+  test("error: a _meta payment that is not a PaymentPayload, is longer than a header may be, or cannot be encoded as one, is refused with its reason", async () => {
+    // A valid PAYMENT-SIGNATURE header beside each: the _meta payment takes precedence, and the header's is never taken.
+    const { header } = await signedPayment((await restChallenge("/v1/gas/fees")).accepts[0] as PaymentRequirements, payer.privateKey);
+    const before = await usdcBalance(manifest, payer.address);
+    const client = await connectClient("v2 default (2025)", service.origin, { "payment-signature": header });
+    const call = { name: "svc_get_gas_metrics", arguments: {} };
     try {
-      const call = { name: "svc_get_gas_metrics", arguments: {} };
       const notPayload = await client.callTool({ ...call, _meta: { "x402/payment": "not a payment" } });
       expect(refusalText(notPayload)).toMatch(/^PAYMENT_INVALID: .*payment_signature_not_exact_evm_v2/);
       const long = await client.callTool({ ...call, _meta: { "x402/payment": { padding: "x".repeat(maxPaymentSignatureLength) } } });
@@ -248,6 +260,15 @@ describe("x402 over MCP", () => {
     } finally {
       await client.close();
     }
+    // 5,000 nested arrays (10 KB, under the body cap): JSON.parse reads them, JSON.stringify overflows its stack.
+    const deep = await x402AwareCall(call, new RawJson(`${"[".repeat(5000)}${"]".repeat(5000)}`));
+    expect(deep.isError).toBe(true);
+    expect(refusalText(deep)).toMatch(/^PAYMENT_INVALID: _meta\["x402\/payment"\] cannot be encoded/);
+    // To a client advertising org.x402/payment, a refused payment is payment_required again, with the reason.
+    const refusedAware = await x402AwareCall(call, "not a payment");
+    expect(refusedAware.resultType).toBe("payment_required");
+    expect(refusalText(refusedAware)).toMatch(/^PAYMENT_INVALID: .*payment_signature_not_exact_evm_v2/);
+    expect(await usdcBalance(manifest, payer.address)).toBe(before);
   });
 
   test("behavior: a refused answer takes nothing: a payment for an unknown symbol is released, not settled", async () => {
