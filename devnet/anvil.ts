@@ -30,8 +30,24 @@ export function anvilBinary(): string {
   return join(dirname(pkg), "bin", "anvil");
 }
 
-/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
+/**
+ * Ports this process has handed out: the OS may offer a port just closed again, and two servers given the
+ * same one collide (a cluster once got PORT = INDEXER_PORT and refused to start).
+ */
+const handedOutPorts = new Set<number>();
+
+/** A free TCP port on 127.0.0.1, never one this process has handed out before. */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!handedOutPorts.has(port)) {
+      handedOutPorts.add(port);
+      return port;
+    }
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once("error", reject);
