@@ -22,13 +22,18 @@ export type MeasureSteadyRateParameters = {
 /** How long the pacing loop sleeps between looks at the clock (ms); every request due by then is sent. */
 const pacingTickMs = 1;
 
+/** A request with no activity for this long fails the run (ms). */
+const requestTimeoutMs = 30_000;
+
 /**
  * An open-loop run at a steady rate: request i is due at i / `rate` seconds, and its latency runs from
  * then to its answer's last byte, so time spent waiting for a free connection or for a late sender counts
  * (no coordinated omission). autocannon's `overallRate` is not used for this: each of its connections
  * sends its whole second's quota as fast as it can at the top of each second, then idles, so "1,000
  * req/s" arrives as one burst a second (a CPU profile of the served route shows it busy 200 ms of every
- * second, idle the rest) and its p99 is that burst's. Throws unless every request got a 2xx.
+ * second, idle the rest) and its p99 is that burst's. Throws unless every request got a 2xx. Its `rps` is
+ * the answers over the time from the first request's due time to the last answer, so a server that falls
+ * behind shows below `rate`.
  */
 export async function measureSteadyRate({ warmupSeconds = 0, ...run }: MeasureSteadyRateParameters): Promise<LoadRun> {
   if (warmupSeconds > 0) await steadyRun({ ...run, seconds: warmupSeconds });
@@ -49,19 +54,29 @@ async function steadyRun({
   const errors: string[] = [];
   const send = (dueAt: number) =>
     new Promise<void>((done) => {
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        errors.push(error.message);
+        done();
+      };
       const req = request(url, { agent, headers }, (res) => {
         res.resume();
+        res.once("error", fail);
+        res.once("aborted", () => fail(new Error("answer aborted")));
         res.once("end", () => {
+          if (settled) return;
+          settled = true;
           latencies.push(performance.now() - dueAt);
           const status = String(res.statusCode);
           statuses[status] = (statuses[status] ?? 0) + 1;
           done();
         });
       });
-      req.once("error", (error) => {
-        errors.push(error.message);
-        done();
-      });
+      // A server that stops answering fails the run instead of hanging it.
+      req.setTimeout(requestTimeoutMs, () => req.destroy(new Error(`no answer within ${requestTimeoutMs} ms`)));
+      req.once("error", fail);
       req.end();
     });
   const start = performance.now();

@@ -16,10 +16,11 @@ describe("measureSteadyRate", () => {
     const url = await listenOnLoopback(server);
     const run = await measureSteadyRate({ url, rate: 100, seconds: 3, connections: 10 });
     expect(run.statuses).toEqual({ "200": 300 });
-    // 30 windows of 100 ms, 10 requests due in each. A per-second burst (autocannon's overallRate) fills 3-6 of them.
+    // 30 windows of 100 ms, 10 requests due in each. A per-second burst (autocannon's overallRate) fills 3-6 of
+    // them; half is the bound, so a busy machine's stalls of the pacing loop (each empties a window or more) pass.
     const first = arrivals[0] ?? 0;
     const windows = new Set(arrivals.map((at) => Math.floor((at - first) / 100)));
-    expect(windows.size).toBeGreaterThanOrEqual(24);
+    expect(windows.size).toBeGreaterThanOrEqual(15);
   });
 
   test("behavior: the requests due behind a stalled answer count their wait, from when each was due", async () => {
@@ -44,5 +45,18 @@ describe("measureSteadyRate", () => {
     });
     const url = await listenOnLoopback(server);
     await expect(measureSteadyRate({ url, rate: 50, seconds: 1, connections: 1 })).rejects.toThrow(/statuses \{"503":50\}/);
+  });
+
+  test("error: an answer cut off midway fails the run with its error, without waiting on it", async () => {
+    let requests = 0;
+    server = createServer((_req, res) => {
+      requests++;
+      if (requests !== 10) return res.end("ok");
+      res.writeHead(200, { "content-length": "100" });
+      res.write("partial");
+      setTimeout(() => res.destroy(), 50);
+    });
+    const url = await listenOnLoopback(server);
+    await expect(measureSteadyRate({ url, rate: 50, seconds: 1, connections: 2 })).rejects.toThrow(/1 errors \((aborted|answer aborted)/);
   });
 });
