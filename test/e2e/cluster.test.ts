@@ -1,27 +1,38 @@
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StatusReport } from "../../api/health/StatusReport";
 import { buyKey } from "../../bench/buyKey";
 import { readManifest } from "../../devnet/manifest";
+import { listeningAddresses } from "../support/listeningAddresses";
 import { createThrowawayDatabase } from "../support/postgres";
-import { type RunningService, startCluster, waitForJson } from "../support/startService";
+import { type RunningService, startCluster, startReplica, waitForJson } from "../support/startService";
 
 const databaseUrl = process.env.DATABASE_URL;
 
+/**
+ * API replicas share the indexer's tables, so only on Postgres (PGlite cannot be shared across processes).
+ * One cluster serves both tests: its start (devnet, indexer, backfill) is most of this file's time, and a
+ * replica started by hand beside its indexer is what the README's `ponder serve` beside `npm start` is.
+ */
 describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API replicas on one Postgres", () => {
-  let cluster: RunningService | undefined;
+  let cluster: (RunningService & { replicaUrls: string[] }) | undefined;
+  let clusterDatabaseUrl = "";
   let dropDatabase = async () => {};
+  beforeAll(async () => {
+    const db = await createThrowawayDatabase(databaseUrl ?? "");
+    dropDatabase = db.drop;
+    clusterDatabaseUrl = db.url;
+    cluster = await startCluster(db.url, 2);
+    for (const url of [cluster.baseUrl, ...cluster.replicaUrls])
+      await waitForJson(`${url}/ready`, (status) => status === 200, 180_000, cluster);
+  }, 420_000);
   afterAll(async () => {
     await cluster?.stop();
     await dropDatabase();
   });
 
   test("behavior: a key bought through one replica is served and charged by every process, from one index, under one public origin", async () => {
-    const db = await createThrowawayDatabase(databaseUrl ?? "");
-    dropDatabase = db.drop;
-    const started = await startCluster(db.url, 2);
-    cluster = started;
+    const started = cluster as RunningService & { replicaUrls: string[] };
     const urls = [started.baseUrl, ...started.replicaUrls];
-    for (const url of urls) await waitForJson(`${url}/ready`, (status) => status === 200, 180_000, started);
     const [indexer, first, second] = urls as [string, string, string];
 
     // Every process names the same public origin and the first replica as the fallback host.
@@ -44,5 +55,28 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
       urls.map(async (url) => (await waitForJson<StatusReport>(`${url}/v1/status`, (s) => s === 200, 30_000)).body.index.headBlock ?? 0),
     );
     expect(Math.max(...heads) - Math.min(...heads)).toBeLessThanOrEqual(2);
-  }, 420_000);
+  }, 120_000);
+
+  test("behavior: a replica (ponder serve) started beside the indexer answers /v1 and the probes on its PORT; Ponder's routes are 404 JSON there; stopped, it closes both ports", async () => {
+    const replica = await startReplica(cluster as RunningService, { DATABASE_URL: clusterDatabaseUrl });
+    try {
+      const status = await waitForJson<StatusReport>(`${replica.baseUrl}/v1/status`, (s) => s === 200, 60_000, replica);
+      expect(status.body.index.headBlock).not.toBeNull();
+      expect((await fetch(`${replica.baseUrl}/health`)).status).toBe(200);
+      const ready = await fetch(`${replica.baseUrl}/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "READY" });
+      const metrics = await fetch(`${replica.baseUrl}/metrics`);
+      expect(metrics.status).toBe(404);
+      expect(await metrics.json()).toEqual({ error: "NOT_FOUND", message: "no route GET /metrics" });
+
+      expect((await fetch(`http://127.0.0.1:${replica.indexerPort}/ready`)).status).toBe(200);
+      const bound = listeningAddresses(replica.indexerPort);
+      if (bound) expect(bound).toEqual(["127.0.0.1"]);
+    } finally {
+      expect(await replica.stop()).toBe(0);
+    }
+    await expect(fetch(`${replica.baseUrl}/health`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${replica.indexerPort}/health`)).rejects.toThrow();
+  }, 180_000);
 });
