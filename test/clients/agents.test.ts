@@ -130,8 +130,9 @@ describe("the stdio MCP command (base-capability mcp)", () => {
     try {
       const refused = await call(mcp, "svc_get_gas_metrics");
       expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toMatch(/^PAYMENT_REQUIRED: /);
       const challenge = refused._meta?.["x402/payment-required"] as PaymentChallenge;
+      // x402's tool-result binding: the challenge's JSON first, then the code.
+      expect(refused.content.map((c) => c.text)).toEqual([JSON.stringify(challenge), expect.stringMatching(/^PAYMENT_REQUIRED: /)]);
       expect(challenge.accepts[0]).toMatchObject({
         scheme: "exact",
         network: "eip155:8453",
@@ -175,7 +176,7 @@ describe("the stdio MCP command (base-capability mcp)", () => {
       // The audit costs 0.02 USDC, above the command's 0.01 cap: nothing is signed.
       const capped = await call(mcp, "svc_audit_contract", { address: manifest.contracts.diamond });
       expect(capped.isError).toBe(true);
-      expect(textOf(capped)).toMatch(/^PAYMENT_CAP_EXCEEDED: /);
+      expect(capped.content.at(-1)?.text).toMatch(/^PAYMENT_CAP_EXCEEDED: /);
       expect(await balances()).toEqual(after);
     } finally {
       await mcp.close();

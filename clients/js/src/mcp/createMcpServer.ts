@@ -14,10 +14,10 @@ export type McpServerParameters = {
 
 /**
  * A local MCP server with the service's tools (the same names, descriptions and input schemas),
- * each forwarded to the service through `client`. A refusal is an `isError` result whose text starts
- * with the service's code (`PAYMENT_REQUIRED: ...`); an x402 challenge also travels in
- * `_meta["x402/payment-required"]`, a paid call's receipt in `_meta["x402/payment-response"]`, as the
- * service's own MCP endpoint carries them.
+ * each forwarded to the service through `client`. A refusal is an `isError` result whose last text block
+ * starts with the service's code (`PAYMENT_REQUIRED: ...`); an x402 challenge comes first, as its JSON (x402's
+ * tool-result binding), and in `_meta["x402/payment-required"]`, a paid call's receipt in
+ * `_meta["x402/payment-response"]`, as the service's own MCP endpoint carries them.
  */
 export function createMcpServer({ client, pay }: McpServerParameters): McpServer {
   const server = new McpServer({
@@ -54,7 +54,8 @@ export function createMcpServer({ client, pay }: McpServerParameters): McpServer
 
 function errorResult(error: ServiceError): CallToolResult {
   const challenge = error instanceof PaymentRequiredError ? error.challenge : null;
-  const content: CallToolResult["content"] = [{ type: "text", text: `${error.code}: ${error.message}` }];
-  if (challenge) content.push({ type: "text", text: JSON.stringify(challenge) });
+  const refusal = { type: "text" as const, text: `${error.code}: ${error.message}` };
+  // x402's tool-result binding, as the service's own endpoint answers: the PaymentRequired JSON first.
+  const content: CallToolResult["content"] = challenge ? [{ type: "text", text: JSON.stringify(challenge) }, refusal] : [refusal];
   return { isError: true, content, _meta: challenge ? { "x402/payment-required": challenge } : {} };
 }
