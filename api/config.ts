@@ -10,6 +10,16 @@ const claimsPerTransaction = 100;
 /** The devnet's Ponder heap cap: its live heap is about 150 MB (bench/memory.bench.ts). */
 const devnetPonderHeapMb = 256;
 /**
+ * The young-generation semi-space (MB) of Ponder processes on Postgres, the deployment that takes load beside
+ * API replicas (Node's own is 16). A market snapshot lives one block (2 s on Base), longer than two
+ * scavenges of a 16 MB semi-space at 1,000 requests a second, so each was promoted and died old: on the
+ * replica of `bench:base` (3 December) that meant mark-compact pauses of 43-58 ms and scavenges of 16-34 ms in
+ * the measured window, and a p99 at a steady 1,000 req/s of 42-135 ms in five runs; with 64 MB, 12.3-22.4 ms
+ * in three. On PGlite (`npm start`'s embedded default, one process) Node's own: 64 MB took `bench:memory`'s
+ * Ponder process past its 500 MB goal (docs/operations.md#memory).
+ */
+const postgresPonderSemiSpaceMb = 64;
+/**
  * The devnet's cap for an API replica (`ponder serve`): its live heap levels off at about 128 MB, and a
  * 256-MB cap let its resident set grow 10-19% over a 10-minute soak on garbage alone (docs/operations.md#the-soak).
  */
@@ -46,7 +56,7 @@ export type Config = {
   ponderHeapMb: number | undefined;
   /** The same for the API replicas (`ponder serve`) of `npm run start:cluster`. */
   ponderReplicaHeapMb: number | undefined;
-  /** --max-semi-space-size of every Ponder process the launchers start; undefined: scripts/ponderProcess.ts's default (64). */
+  /** --max-semi-space-size of every Ponder process the launchers start (64 on Postgres); undefined: Node's default. */
   ponderSemiSpaceMb: number | undefined;
   chain: ChainMode;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
@@ -177,7 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // pile up. On Base the backfill's working set is the operator's to size.
     ponderHeapMb: e.PONDER_HEAP_MB ?? (mainnet ? undefined : devnetPonderHeapMb),
     ponderReplicaHeapMb: e.PONDER_REPLICA_HEAP_MB ?? (mainnet ? e.PONDER_HEAP_MB : devnetReplicaHeapMb),
-    ponderSemiSpaceMb: e.PONDER_SEMI_SPACE_MB,
+    ponderSemiSpaceMb: e.PONDER_SEMI_SPACE_MB ?? (e.DATABASE_URL ? postgresPonderSemiSpaceMb : undefined),
     chain: mainnet
       ? { kind: "mainnet", primaryUrl: e.BASE_RPC_PRIMARY_URL, publicUrls: e.BASE_RPC_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS }
       : { kind: "devnet", manifestPath: e.DEVNET_MANIFEST, providerUrls: e.DEVNET_PROVIDER_URLS ?? [], rpcTimeoutMs: e.RPC_TIMEOUT_MS },

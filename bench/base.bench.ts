@@ -31,6 +31,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPublicClient, http } from "viem";
 import type { z } from "zod";
+import { loadConfig } from "../api/config";
 import { marketSymbols } from "../api/market/marketSymbols";
 import { freePort } from "../devnet/anvil";
 import { type Manifest, readManifest, writeManifest } from "../devnet/manifest";
@@ -100,7 +101,11 @@ try {
   const indexer: ChildProcess = spawnPonder(
     "start",
     schema,
-    { oldSpaceMb: process.env.PONDER_HEAP_MB ? Number(process.env.PONDER_HEAP_MB) : undefined },
+    // The devnet's default old-space cap would be too small for Base's load: only PONDER_HEAP_MB sets one here.
+    {
+      oldSpaceMb: process.env.PONDER_HEAP_MB ? Number(process.env.PONDER_HEAP_MB) : undefined,
+      semiSpaceMb: loadConfig({ ...process.env, ...serviceEnv }).ponderSemiSpaceMb,
+    },
     {
       ...process.env,
       ...serviceEnv,

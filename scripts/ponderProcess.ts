@@ -1,22 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 
-/**
- * V8's young-generation semi-space (MB) of every Ponder process, PONDER_SEMI_SPACE_MB's default (Node's own
- * is 16). A market snapshot lives one block (2 s on Base), longer than two scavenges of a 16 MB semi-space
- * at 1,000 requests a second, so each was promoted and died old: on the replica of `bench:base` (3 December)
- * that meant mark-compact pauses of 43-58 ms and scavenges of 16-34 ms in the measured window, and a p99 at a
- * steady 1,000 req/s of 42-135 ms in five runs; with 64 MB, 12.3-22.4 ms in three, no pause over 15 ms in
- * the window. The cost: up to 3 x 48 MB more young generation per process.
- */
-export const defaultPonderSemiSpaceMb = 64;
-
-/** The V8 heap of a Ponder process: its old space's cap (unset: Node's default) and its semi-space. */
+/** The V8 heap of a Ponder process: its old space's cap and its semi-space (each unset: Node's default). */
 export type PonderHeap = { oldSpaceMb?: number; semiSpaceMb?: number };
 
 /** Node's flags for `heap`. */
-export function ponderNodeFlags({ oldSpaceMb, semiSpaceMb = defaultPonderSemiSpaceMb }: PonderHeap): string[] {
-  return [...(oldSpaceMb === undefined ? [] : [`--max-old-space-size=${oldSpaceMb}`]), `--max-semi-space-size=${semiSpaceMb}`];
+export function ponderNodeFlags({ oldSpaceMb, semiSpaceMb }: PonderHeap): string[] {
+  return [
+    ...(oldSpaceMb === undefined ? [] : [`--max-old-space-size=${oldSpaceMb}`]),
+    ...(semiSpaceMb === undefined ? [] : [`--max-semi-space-size=${semiSpaceMb}`]),
+  ];
 }
 
 /**

@@ -62,7 +62,7 @@ export const EnvSchema = z.object({
   PONDER_HEAP_MB: z.coerce.number().int().min(128).optional(),
   /** V8 heap cap (MB) of the API replicas `npm run start:cluster` runs; default: 192 on the devnet, else PONDER_HEAP_MB. */
   PONDER_REPLICA_HEAP_MB: z.coerce.number().int().min(128).optional(),
-  /** V8 young-generation semi-space (MB, `--max-semi-space-size`) of every Ponder process the start scripts run; default 64 (scripts/ponderProcess.ts says why). */
+  /** V8 young-generation semi-space (MB, `--max-semi-space-size`) of every Ponder process the start scripts run; default 64 with DATABASE_URL (api/config.ts says why), else Node's own. */
   PONDER_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(1024).optional(),
   /** API replicas `npm run start:cluster` runs beside the indexer (on PORT + 2i, their Ponder servers on INDEXER_PORT + 2i). */
   CLUSTER_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),

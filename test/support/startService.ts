@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadConfig } from "../../api/config";
 import { freePort } from "../../devnet/anvil";
 import { ponderNodeFlags } from "../../scripts/ponderProcess";
 import { createThrowawayDatabase } from "./postgres";
@@ -58,16 +59,22 @@ export async function startCluster(
 
 /**
  * Runs an API replica as the README says (`ponder serve`, Postgres only) beside `service`, with its
- * database and devnet (`env` carries DATABASE_URL), on free ports of its own.
+ * database and devnet (`env` carries DATABASE_URL), on free ports of its own, with the start scripts' semi-space
+ * (PONDER_SEMI_SPACE_MB).
  */
 export async function startReplica(service: Pick<RunningService, "manifestPath">, env: Record<string, string>): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), "svc-replica-"));
   const schema = process.env.DATABASE_SCHEMA || "svc_index";
-  return runProcess([...ponderNodeFlags({}), join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema], dir, {
-    DEVNET_MANIFEST: service.manifestPath,
-    APP_PGLITE_DIR: join(dir, "app"),
-    ...env,
-  });
+  const { ponderSemiSpaceMb } = loadConfig({ ...process.env, ...env });
+  return runProcess(
+    [...ponderNodeFlags({ semiSpaceMb: ponderSemiSpaceMb }), join(root, "node_modules", ".bin", "ponder"), "serve", "--schema", schema],
+    dir,
+    {
+      DEVNET_MANIFEST: service.manifestPath,
+      APP_PGLITE_DIR: join(dir, "app"),
+      ...env,
+    },
+  );
 }
 
 /**

@@ -48,8 +48,10 @@ describe("providers and stores by deployment", () => {
     expect(() => loadConfig({ PONDER_REPLICA_HEAP_MB: "64" })).toThrow(/PONDER_REPLICA_HEAP_MB/);
   });
 
-  test("default: every Ponder process gets a 64 MB semi-space; PONDER_SEMI_SPACE_MB sets it, beside the old space's cap", () => {
-    expect(ponderNodeFlags({})).toEqual(["--max-semi-space-size=64"]);
+  test("default: on Postgres every Ponder process gets a 64 MB semi-space, on PGlite Node's own; PONDER_SEMI_SPACE_MB sets it, beside the old space's cap", () => {
+    expect(ponderNodeFlags({})).toEqual([]);
+    const onPostgres = loadConfig({ DATABASE_URL: "postgres://db.example/svc" });
+    expect(ponderNodeFlags({ semiSpaceMb: onPostgres.ponderSemiSpaceMb })).toEqual(["--max-semi-space-size=64"]);
     const config = loadConfig({ PONDER_SEMI_SPACE_MB: "32" });
     expect(config.ponderSemiSpaceMb).toBe(32);
     expect(ponderNodeFlags({ oldSpaceMb: config.ponderHeapMb, semiSpaceMb: config.ponderSemiSpaceMb })).toEqual([
