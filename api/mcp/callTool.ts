@@ -6,6 +6,7 @@ import type { AccessEnv } from "../access/AccessControlParameters";
 import { ApiError } from "../errors";
 import { handleError } from "../http/errorHandling";
 import { answerJson } from "../http/jsonAnswer";
+import { maxPaymentSignatureLength } from "../x402/parsePaymentSignature";
 import type { McpTool } from "./McpTool";
 
 /**
@@ -44,8 +45,7 @@ export async function callTool(
 ): Promise<CallToolResult | PaymentRequiredResult> {
   const url = new URL(tool.path(input as never), caller.request.url);
   const headers = new Headers(caller.request.headers);
-  const paymentHeader = caller.payment === undefined ? undefined : encodeMetaPayment(caller.payment);
-  if (paymentHeader) headers.set("payment-signature", paymentHeader);
+  if (caller.payment !== undefined) headers.set("payment-signature", encodeMetaPayment(caller.payment));
   const c = new Context<AccessEnv>(new Request(url, { headers }), { env: caller.env, path: url.pathname });
   let value: unknown;
   // Never throws: the middleware before it then sees a non-2xx answer and takes nothing (credits, payment).
@@ -63,8 +63,6 @@ export async function callTool(
     }
   };
   try {
-    if (paymentHeader === null)
-      throw new ApiError("PAYMENT_INVALID", '_meta["x402/payment"] cannot be encoded as a PAYMENT-SIGNATURE header');
     await run(c, [...chain, serve], 0);
   } catch (err) {
     c.res = handleError(err as Error, c);
@@ -101,15 +99,16 @@ export async function callTool(
 }
 
 /**
- * `payment` as the PAYMENT-SIGNATURE header the route's x402 middleware reads (which bounds its length and
- * checks its shape), or null where it cannot be one: JSON nested deeper than the stack (a request body can
- * carry such, JSON.stringify throws on it) is no payment.
+ * `payment` as the PAYMENT-SIGNATURE header the route's chain reads as it reads a header's (a key first, the
+ * rate limits, then the x402 middleware, which bounds its length and checks its shape). JSON nested deeper
+ * than the stack (a request body can carry it: JSON.stringify throws on it) takes thousands of levels of at
+ * least two characters each, more than a header may hold: it goes on as a header just over that bound.
  */
-function encodeMetaPayment(payment: unknown): string | null {
+function encodeMetaPayment(payment: unknown): string {
   try {
     return encodePaymentSignatureHeader(payment as PaymentPayload);
   } catch {
-    return null;
+    return "=".repeat(maxPaymentSignatureLength + 1);
   }
 }
 
