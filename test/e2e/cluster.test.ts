@@ -15,6 +15,8 @@ const databaseUrl = process.env.DATABASE_URL;
  */
 describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API replicas on one Postgres", () => {
   let cluster: (RunningService & { replicaUrls: string[] }) | undefined;
+  /** The replica the second test starts by hand, stopped before the cluster if the test could not. */
+  let replica: RunningService | undefined;
   let clusterDatabaseUrl = "";
   let dropDatabase = async () => {};
   beforeAll(async () => {
@@ -26,6 +28,7 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
       await waitForJson(`${url}/ready`, (status) => status === 200, 180_000, cluster);
   }, 420_000);
   afterAll(async () => {
+    await replica?.stop();
     await cluster?.stop();
     await dropDatabase();
   });
@@ -58,25 +61,25 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
   }, 120_000);
 
   test("behavior: a replica (ponder serve) started beside the indexer answers /v1 and the probes on its PORT; Ponder's routes are 404 JSON there; stopped, it closes both ports", async () => {
-    const replica = await startReplica(cluster as RunningService, { DATABASE_URL: clusterDatabaseUrl });
-    try {
-      const status = await waitForJson<StatusReport>(`${replica.baseUrl}/v1/status`, (s) => s === 200, 60_000, replica);
-      expect(status.body.index.headBlock).not.toBeNull();
-      expect((await fetch(`${replica.baseUrl}/health`)).status).toBe(200);
-      const ready = await fetch(`${replica.baseUrl}/ready`);
-      expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: "READY" });
-      const metrics = await fetch(`${replica.baseUrl}/metrics`);
-      expect(metrics.status).toBe(404);
-      expect(await metrics.json()).toEqual({ error: "NOT_FOUND", message: "no route GET /metrics" });
+    const started = await startReplica(cluster as RunningService, { DATABASE_URL: clusterDatabaseUrl });
+    replica = started;
+    const status = await waitForJson<StatusReport>(`${started.baseUrl}/v1/status`, (s) => s === 200, 60_000, started);
+    expect(status.body.index.headBlock).not.toBeNull();
+    expect((await fetch(`${started.baseUrl}/health`)).status).toBe(200);
+    const ready = await fetch(`${started.baseUrl}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "READY" });
+    const metrics = await fetch(`${started.baseUrl}/metrics`);
+    expect(metrics.status).toBe(404);
+    expect(await metrics.json()).toEqual({ error: "NOT_FOUND", message: "no route GET /metrics" });
 
-      expect((await fetch(`http://127.0.0.1:${replica.indexerPort}/ready`)).status).toBe(200);
-      const bound = listeningAddresses(replica.indexerPort);
-      if (bound) expect(bound).toEqual(["127.0.0.1"]);
-    } finally {
-      expect(await replica.stop()).toBe(0);
-    }
-    await expect(fetch(`${replica.baseUrl}/health`)).rejects.toThrow();
-    await expect(fetch(`http://127.0.0.1:${replica.indexerPort}/health`)).rejects.toThrow();
+    expect((await fetch(`http://127.0.0.1:${started.indexerPort}/ready`)).status).toBe(200);
+    const bound = listeningAddresses(started.indexerPort);
+    if (bound) expect(bound).toEqual(["127.0.0.1"]);
+
+    replica = undefined;
+    expect(await started.stop()).toBe(0);
+    await expect(fetch(`${started.baseUrl}/health`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${started.indexerPort}/health`)).rejects.toThrow();
   }, 180_000);
 });
