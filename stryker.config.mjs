@@ -20,12 +20,12 @@
  *
  * Included with their fast tests on an in-memory PGlite store and an injected clock: api/access/
  * createCreditLeases.ts (test/unit/creditLeaseRules.test.ts, fake timers for the idle return, and
- * creditLeases.test.ts through the credit service) and api/keys/createKeyCache.ts (test/unit/keyCache.test.ts).
+ * createCreditLeases.test.ts through the credit service) and api/keys/createKeyCache.ts (test/unit/createKeyCache.test.ts).
  *
  * Included with their fast tests: api/chain/pinObservationBlock.ts, the status trust rule
  * (test/chain/pinObservationBlock.test.ts: an injected readHead answering from an in-memory table of provider
  * heads and per-tag hashes, an injected clock, and a local HTTP stub for the default JSON-RPC read), and
- * api/access/createRateLimits.ts (test/unit/rateLimits.test.ts: the in-memory budgets under fake timers, and
+ * api/access/createRateLimits.ts (test/unit/createRateLimits.test.ts: the in-memory budgets under fake timers, and
  * which budgets it keeps in Redis: the machine's, at REDIS_URL or 127.0.0.1:6379, with two limiters sharing
  * a keyed budget, and a closed port for the fall back to memory).
  *
@@ -36,7 +36,7 @@
  * and readPaymentTransaction.ts: providers given as URLs, the index's tables) stay covered only by
  * test/access/purchase.test.ts on the devnet, which sends real USDC/ETH payments.
  *
- * Included with its fast test (test/unit/purchaseService.test.ts): api/keys/createPurchaseService.ts,
+ * Included with its fast test (test/unit/createPurchaseService.test.ts): api/keys/createPurchaseService.ts,
  * intents (price, wei at the quote, frozen terms, renewal targets) and claims (signer, replay, expiry,
  * renewal, the redemption recorded once), on an in-memory PGlite store, with real signatures by anvil's
  * keys, the real key hasher, a set clock, a local EOA wallet check (and the real verifier with no
@@ -44,13 +44,13 @@
  *
  * Included with their fast tests on an in-memory PGlite store, with real signatures by anvil's keys, the
  * real key hasher, a set clock and a local EOA wallet check (test/support/keyClaims.ts):
- * api/keys/createFreeKeyService.ts (test/unit/freeKeyService.test.ts: the challenge and its row, one free
+ * api/keys/createFreeKeyService.ts (test/unit/createFreeKeyService.test.ts: the challenge and its row, one free
  * key per wallet even once revoked, signer, replay, races, expiry to the millisecond, origin and chain, the
  * cap on open intents, the purge, the counters), api/keys/createRecoveryService.ts
- * (test/unit/recoveryService.test.ts: a known and an unknown wallet's challenges compared whole and row by
+ * (test/unit/createRecoveryService.test.ts: a known and an unknown wallet's challenges compared whole and row by
  * row, the target (the unrevoked paid key expiring last, or the one a txHash paid for), the new secret
  * keeping tier and expiry and the old one refused, consumed, expired, wrong signer, decoy, changed target),
- * api/keys/createKeyService.ts (test/unit/keyService.test.ts: authentication by keyed hash, expiry,
+ * api/keys/createKeyService.ts (test/unit/createKeyService.test.ts: authentication by keyed hash, expiry,
  * KeySelf and the rates in force, revocation seen at once, recorded and counted once, never recovered), and
  * api/keys/challenges.ts, which these and the purchase service share. The devnet tests
  * (test/access/freeKey.test.ts, purchase.test.ts, intentLimits.test.ts) still cover the routes' wiring.
@@ -69,7 +69,7 @@
  * (at or above the token's threshold) the indexer applies to every tracked transfer.
  *
  * Included with their fast tests: the x402 payment code. The service's roles, put together by
- * api/x402/createX402Service.ts (test/unit/x402Service.test.ts): the offer (createX402Offer.ts), admission (terms,
+ * api/x402/createX402Service.ts (test/unit/createX402Service.test.ts): the offer (createX402Offer.ts), admission (terms,
  * payment-identifier ids, claims and their fence: createX402Admission.ts), retries of a claimed payment (pending
  * settlements and stale claims resolved on retry: createX402Recovery.ts), settlement records and release
  * (createX402Settlement.ts), the signed receipt (createPaymentResponse.ts), the refusal reasons (X402Facilitator.ts),
@@ -81,10 +81,10 @@
  * functions they are. api/x402/confirmSettlement.ts and api/x402/resolvePendingSettlement.ts
  * (test/unit/confirmSettlement.test.ts, test/unit/resolvePendingSettlement.test.ts) read a recorded chain served over
  * JSON-RPC on a loopback port (test/support/recordedChain.ts: blocks, transactions and receipts, eth_call answers and
- * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/x402/remoteFacilitator.test.ts) talks to a
+ * logs, as anvil answers them). api/x402/createRemoteFacilitator.ts (test/x402/createRemoteFacilitator.test.ts) talks to a
  * loopback HTTP facilitator; api/x402/createInProcessFacilitator.ts is tested where no settlement is mined
- * (test/unit/inProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
- * chain that verifies and mines transferWithAuthorization (test/unit/inProcessFacilitatorSettlement.test.ts: anvil as
+ * (test/unit/createInProcessFacilitator.test.ts: what it supports, its readiness, refusals, the chain down) and against a
+ * chain that verifies and mines transferWithAuthorization (test/unit/createInProcessFacilitator.devnet.test.ts: anvil as
  * Base with the devnet's USDC fixture at Base's address, started by the test in about a second; a settlement mined,
  * five at once from one key, broadcasts whose answers the RPC proxy process cuts at once or later, the same payment
  * settled twice at once, the chain unreachable and back, one through a node without
@@ -223,7 +223,7 @@
  *   reason, a PENDING row always keeps its answer.
  * (How long a waiting retry pauses between reads, when its wait ends, the pauses between a record's attempts, how often
  * the forgetting pass runs, and confirmSettlement's pause between reads were named here as "only sooner or later"; they
- * are killed now: test/unit/x402Service.test.ts "how often a waiting retry reads", the record's "0.5 s then 1 s apart",
+ * are killed now: test/unit/createX402Service.test.ts "how often a waiting retry reads", the record's "0.5 s then 1 s apart",
  * the pass "at most once a minute", and test/unit/confirmSettlement.test.ts "after a pause of intervalMs".)
  * - payPerCall.ts `c.error || c.res.status < 200 ||` (three mutants: `false ||` for both, `c.error && ...`,
  *   `|| false ||`): a handler that throws is answered by the app's error handler, never with a 2xx, so

@@ -7,7 +7,7 @@ const include = ["test/**/*.test.ts", "api/**/*.test.ts", "devnet/**/*.test.ts"]
  * Files that assert what a whole process holds (its promise hooks; its open handles and heap): each runs
  * in a process of its own, after the others.
  */
-const ownProcessFiles = ["test/unit/inProcessFacilitatorSettlement.test.ts", "test/mcp/sseSessionLeaks.test.ts"];
+const ownProcessFiles = ["test/unit/createInProcessFacilitator.devnet.test.ts", "test/mcp/sseSessionLeaks.test.ts"];
 /**
  * Files whose subject is not the store: the clients' agent and retry flows, against a service on whichever
  * store (the clients' store-dependent cases are in test/clients/clients.test.ts). When TEST_BACKENDS leaves

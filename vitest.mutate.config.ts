@@ -13,7 +13,7 @@ export default defineConfig({
       "test/access/clientAddressKey.test.ts",
       "test/chain/pinObservationBlock.test.ts",
       "test/x402/payPerCall.test.ts",
-      "test/x402/remoteFacilitator.test.ts",
+      "test/x402/createRemoteFacilitator.test.ts",
     ],
     testTimeout: 10_000,
     // A store's setup (PGlite and the migrations) took over 10 s once on a loaded machine.

@@ -8,7 +8,7 @@ import { fileAppStore } from "../support/fileAppStore";
 /**
  * The lease rules one by one, on createCreditLeases itself: an injected lease clock and fake timers
  * (setTimeout and clearTimeout only: the store runs for real), so grant sizes and idle returns follow
- * exactly from the rules; then a property over two replicas' schedules. test/unit/creditLeases.test.ts
+ * exactly from the rules; then a property over two replicas' schedules. test/unit/createCreditLeases.test.ts
  * checks the same leases through the credit service under load.
  */
 

@@ -28,7 +28,7 @@ const amount = BigInt(auditTerms.amount);
  * as Base with the USDC fixture at Base's address (what the devnet seeds), the RPC proxy process for a
  * broadcast whose answer is lost and a node without eth_fillTransaction, and a second anvil as a fallback
  * node. The fast tests
- * (inProcessFacilitator.test.ts) cover what needs no mined settlement.
+ * (createInProcessFacilitator.test.ts) cover what needs no mined settlement.
  */
 let anvil: Anvil;
 let chain: DevnetClient;
