@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/support/longestFirst";
+import { testBackends } from "./test/support/postgres";
 
 const include = ["test/**/*.test.ts", "api/**/*.test.ts", "devnet/**/*.test.ts"];
 /**
@@ -16,8 +17,7 @@ const ownProcessFiles = ["test/unit/createInProcessFacilitator.devnet.test.ts", 
  * Postgres paths (bench:base's and bench:listener's API replicas).
  */
 const storeIndependentFiles = ["test/clients/agents.test.ts", "test/clients/retries.test.ts"];
-const storeHalvesOnly =
-  process.env.TEST_BACKENDS !== undefined && !process.env.TEST_BACKENDS.split(",").some((name) => name.trim() === "pglite");
+const storeHalvesOnly = !testBackends().includes("pglite");
 
 export default defineConfig({
   test: {
