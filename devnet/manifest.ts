@@ -91,7 +91,7 @@ export const SimulationFixture = z.object({
     maxTxAmount: z.string().regex(/^\d+$/),
     sellsRestricted: z.boolean(),
   }),
-  pools: z.array(z.object({ kind: z.enum(["uniswap-v2", "aerodrome-volatile"]), address, quote: z.string() })),
+  pools: z.array(z.object({ kind: z.enum(["uniswap-v2", "aerodrome-volatile", "uniswap-v3", "slipstream"]), address, quote: z.string() })),
 });
 export type SimulationFixture = z.infer<typeof SimulationFixture>;
 

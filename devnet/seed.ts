@@ -28,7 +28,7 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
   const markets = await seedPools(ctx, tokens.tokens);
   const simulationTokens = await seedSimulationTokens(
     ctx,
-    { uniswapV2: markets.dexes.uniswapV2.factory, aerodrome: markets.dexes.aerodrome.factory, router: markets.contracts.swapRouter },
+    { ...markets.factories, router: markets.contracts.swapRouter },
     { USDC: tokenOf(tokens.tokens, "USDC"), WETH: tokenOf(tokens.tokens, "WETH") },
   );
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });

@@ -11,12 +11,16 @@ const units = z.string().regex(/^\d+$/).describe("base units, decimal");
 /** A pool the token trades in against USDC or WETH, found by address derivation at the pinned block. */
 export const SimulationPool = z.strictObject({
   address: WireAddress,
-  dex: z.enum(["uniswap-v2", "aerodrome-volatile", "aerodrome-stable"]),
+  dex: z.enum(["uniswap-v2", "aerodrome-volatile", "aerodrome-stable", "uniswap-v3", "slipstream"]),
   quote: z.strictObject({ symbol: z.enum(["USDC", "WETH"]), address: WireAddress, decimals: z.int() }),
+  /** A concentrated pool's (Uniswap V3, Slipstream): the virtual reserves of its in-range liquidity L at √P (token0 L/√P, token1 L·√P). */
   tokenReserve: units,
   quoteReserve: units,
   quoteReserveUsd: z.number().nonnegative(),
-  /** Quote-asset USD a buy moving the price up 2% takes (constant product: reserve × (√1.02 − 1)). */
+  /**
+   * Quote-asset USD a buy moving the price up 2% takes (constant product: reserve × (√1.02 − 1)); for a
+   * concentrated pool, as if its in-range liquidity spanned those 2%.
+   */
   depthUsd: z.number().nonnegative(),
   /** Below MARKET_MIN_POOL_DEPTH_USD: still traded through (thin pools are where traps live), flagged. */
   belowDepthFloor: z.boolean(),

@@ -1,6 +1,7 @@
 import {
   type Address,
   decodeAbiParameters,
+  decodeFunctionResult,
   encodeAbiParameters,
   encodeFunctionData,
   erc20Abi,
@@ -9,9 +10,11 @@ import {
   keccak256,
   numberToHex,
   pad,
+  parseAbi,
 } from "viem";
-import { aerodromePoolAddress, sortTokens, uniswapV2PairAddress } from "../../base/poolAddress";
-import type { DexDeployments } from "../../base/poolCandidates";
+import { baseMulticall3 } from "../../base/baseChain";
+import { sortTokens } from "../../base/poolAddress";
+import { type DexDeployments, derivePairCandidates } from "../../base/poolCandidates";
 import type { PinnedRead, PinnedReader, PinnedReadResult } from "../chain/createPinnedReader";
 import type { SimulationPool } from "./TradeSimulationResponse";
 
@@ -23,7 +26,7 @@ export type QuoteAsset = { symbol: "USDC" | "WETH"; address: Address; decimals: 
  */
 export const balanceSlotsProbed = 10;
 
-/** What the pools' batch found: the token, its V2-style pools with reserves, WETH's USD price, the balance slots. */
+/** What the pools' batch found: the token, its pools with (for concentrated pools, virtual) reserves, WETH's USD price, the balance slots. */
 export type SimulationPools = {
   token: { isContract: boolean; symbol: string | null; decimals: number | null };
   pools: Omit<SimulationPool, "belowDepthFloor">[];
@@ -39,7 +42,19 @@ type Candidate = { dex: SimulationPool["dex"]; address: Address; token: Address;
 const reservesAbi = [
   { type: "function", name: "getReserves", stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }, { type: "uint256" }] },
 ] as const;
-/** A value no real balance holds: the slot whose override balanceOf answers with it is the balance mapping's. */
+const concentratedPoolAbi = parseAbi([
+  "function slot0() view returns (uint160 sqrtPriceX96)",
+  "function liquidity() view returns (uint128)",
+]);
+const multicall3Abi = parseAbi([
+  "struct Call3 { address target; bool allowFailure; bytes callData; }",
+  "struct Result { bool success; bytes returnData; }",
+  "function aggregate3(Call3[] calls) payable returns (Result[] returnData)",
+]);
+const slot0Data = encodeFunctionData({ abi: concentratedPoolAbi, functionName: "slot0" });
+const liquidityData = encodeFunctionData({ abi: concentratedPoolAbi, functionName: "liquidity" });
+const q96 = 2n ** 96n;
+/** A value no real balance holds: slot i's override holds it plus i, and balanceOf answers the one it read. */
 const probeBalance = 0x5151_5151_5151_5151_5151n;
 
 /** The storage key of `holder` in a Solidity `mapping(address => ...)` at `slot`. */
@@ -58,27 +73,30 @@ export async function readSimulationPools(
   p: { dexes: DexDeployments; token: Address; quotes: readonly [QuoteAsset, QuoteAsset]; holder: Address },
 ): Promise<SimulationPools> {
   const [usdc, weth] = p.quotes;
-  const candidates = [...p.quotes.flatMap((quote) => candidatesOf(p.dexes, p.token, quote)), ...candidatesOf(p.dexes, weth.address, usdc)];
+  const derived = p.quotes.flatMap((quote) => candidatesOf(p.dexes, p.token, quote));
+  const candidates = [...derived.filter((c) => !isConcentrated(c)), ...wethPriceCandidates(p.dexes, p.quotes)];
+  const concentrated = derived.filter(isConcentrated);
   const call = (to: Address, data: Hex): Extract<PinnedRead, { kind: "call" }> => ({ kind: "call", to, data });
-  const slotProbes = p.quotes.flatMap((quote) => balanceSlotProbes(quote.address, p.holder));
+  const slotProbes = p.quotes.map((quote) => balanceSlotProbe(quote.address, p.holder));
   const results = await reader.read([
     { kind: "code", address: p.token },
     call(p.token, encodeFunctionData({ abi: erc20Abi, functionName: "symbol" })),
     call(p.token, encodeFunctionData({ abi: erc20Abi, functionName: "decimals" })),
     ...candidates.map((c) => call(c.address, encodeFunctionData({ abi: reservesAbi, functionName: "getReserves" }))),
+    call(baseMulticall3, concentratedStateCall(concentrated)),
     ...slotProbes,
   ]);
   const [code, symbol, decimals, ...rest] = results;
-  const reserves = rest.slice(0, candidates.length);
-  const probes = rest.slice(candidates.length);
-  const existing = candidates.flatMap((c, i) => {
+  const reserves = [...rest.slice(0, candidates.length), ...concentratedReserves(concentrated, rest[candidates.length])];
+  const probes = rest.slice(candidates.length + 1);
+  const existing = [...candidates, ...concentrated].flatMap((c, i) => {
     const r = reservesOf(reserves[i]);
     if (!r) return [];
     const [token0] = sortTokens(c.token, c.quote.address);
     const [tokenReserve, quoteReserve] = token0 === c.token ? r : [r[1], r[0]];
     return tokenReserve > 0n && quoteReserve > 0n ? [{ ...c, tokenReserve, quoteReserve }] : [];
   });
-  const wethPools = existing.filter((c) => c.token === weth.address && c.dex !== "aerodrome-stable");
+  const wethPools = existing.filter((c) => c.token === weth.address && c.quote.address === usdc.address);
   const wethDeepest = wethPools.sort((a, b) => Number(b.quoteReserve - a.quoteReserve))[0];
   const wethPriceRaw = wethDeepest ? (wethDeepest.quoteReserve * 10n ** BigInt(weth.decimals)) / wethDeepest.tokenReserve : 0n;
   // A pool holding less than one USDC unit per WETH prices nothing: no WETH-quoted pool is used then.
@@ -106,10 +124,9 @@ export async function readSimulationPools(
     .sort((a, b) => b.depthUsd - a.depthUsd);
   const balanceSlots: SimulationPools["balanceSlots"] = {};
   p.quotes.forEach((quote, q) => {
-    const slot = probes
-      .slice(q * balanceSlotsProbed, (q + 1) * balanceSlotsProbed)
-      .findIndex((r) => r?.ok && r.value.length === 66 && hexToBigInt(r.value) === probeBalance);
-    if (slot >= 0) balanceSlots[quote.symbol] = slot;
+    const probe = probes[q];
+    const slot = probe?.ok && probe.value.length === 66 ? hexToBigInt(probe.value) - probeBalance : -1n;
+    if (slot >= 0n && slot < BigInt(balanceSlotsProbed)) balanceSlots[quote.symbol] = Number(slot);
   });
   return {
     token: {
@@ -120,40 +137,106 @@ export async function readSimulationPools(
     pools,
     wethPriceUsdc,
     balanceSlots,
-    readFailed: results.some((r) => !r.ok && !r.reverted),
+    readFailed: [...results, ...reserves].some((r) => r !== undefined && !r.ok && !r.reverted),
   };
 }
 
-const probesByQuoteAndHolder = new Map<string, PinnedRead[]>();
+const probeByQuoteAndHolder = new Map<string, PinnedRead>();
 
 /**
- * balanceOf(holder) on `quote` under an override of each candidate slot (the same reads on every request:
- * kept, as their keys cost a keccak each).
+ * balanceOf(holder) on `quote` under one override of every candidate slot, slot i holding probeBalance + i:
+ * the answer names the slot balanceOf read. The same read on every request: kept, as its keys cost a keccak each.
  */
-function balanceSlotProbes(quote: Address, holder: Address): PinnedRead[] {
+function balanceSlotProbe(quote: Address, holder: Address): PinnedRead {
   const key = `${quote}:${holder}`;
-  let probes = probesByQuoteAndHolder.get(key);
-  if (!probes) {
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [holder] });
-    probes = Array.from({ length: balanceSlotsProbed }, (_, slot) => ({
-      kind: "call" as const,
+  let probe = probeByQuoteAndHolder.get(key);
+  if (!probe) {
+    const stateDiff = Object.fromEntries(
+      Array.from({ length: balanceSlotsProbed }, (_, slot) => [mappingKey(holder, slot), pad(numberToHex(probeBalance + BigInt(slot)))]),
+    );
+    probe = {
+      kind: "call",
       to: quote,
-      data,
-      stateOverride: { [quote]: { stateDiff: { [mappingKey(holder, slot)]: pad(numberToHex(probeBalance)) } } },
-    }));
-    probesByQuoteAndHolder.set(key, probes);
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [holder] }),
+      stateOverride: { [quote]: { stateDiff } },
+    };
+    probeByQuoteAndHolder.set(key, probe);
   }
-  return probes;
+  return probe;
 }
 
-/** The Uniswap V2 pair and the Aerodrome volatile and stable pools `token` derives to against `quote`. */
+/**
+ * Every pool `token` derives to against `quote`, as the indexer derives its candidates (base/poolCandidates.ts):
+ * Uniswap V2, Uniswap V3 at each fee tier, Aerodrome volatile and stable, each Slipstream factory's tick
+ * spacings; Uniswap V4 is left out (not simulated).
+ */
 function candidatesOf(dexes: DexDeployments, token: Address, quote: QuoteAsset): Candidate[] {
-  const pair = { tokenA: token, tokenB: quote.address };
-  return [
-    { dex: "uniswap-v2", address: uniswapV2PairAddress({ ...dexes.uniswapV2, ...pair }), token, quote },
-    { dex: "aerodrome-volatile", address: aerodromePoolAddress({ ...dexes.aerodrome, ...pair, stable: false }), token, quote },
-    { dex: "aerodrome-stable", address: aerodromePoolAddress({ ...dexes.aerodrome, ...pair, stable: true }), token, quote },
-  ];
+  const withoutV4 = { ...dexes, uniswapV4: { ...dexes.uniswapV4, feeTickSpacings: [] } };
+  const pair = { symbol: "", token, quote: quote.symbol, against: quote.address };
+  return derivePairCandidates(withoutV4, pair).flatMap((c): Candidate[] => {
+    if (c.dex === "uniswap-v4") return [];
+    const dex = c.dex === "aerodrome" ? (c.stable ? "aerodrome-stable" : "aerodrome-volatile") : c.dex;
+    return [{ dex, address: c.address, token, quote }];
+  });
+}
+
+const isConcentrated = (c: Candidate) => c.dex === "uniswap-v3" || c.dex === "slipstream";
+
+const wethPriceCandidatesByDexes = new WeakMap<DexDeployments, Map<string, Candidate[]>>();
+
+/**
+ * The WETH/USDC pools WETH's price rests on here: those whose reserves are their depth (Uniswap V2, Aerodrome
+ * volatile). The same on every request, so derived once per deployment and pair of quote tokens.
+ */
+function wethPriceCandidates(dexes: DexDeployments, [usdc, weth]: readonly [QuoteAsset, QuoteAsset]): Candidate[] {
+  let byQuotes = wethPriceCandidatesByDexes.get(dexes);
+  if (!byQuotes) {
+    byQuotes = new Map();
+    wethPriceCandidatesByDexes.set(dexes, byQuotes);
+  }
+  const key = `${weth.address}/${usdc.address}`;
+  let found = byQuotes.get(key);
+  if (!found) {
+    found = candidatesOf(dexes, weth.address, usdc).filter((c) => c.dex === "uniswap-v2" || c.dex === "aerodrome-volatile");
+    byQuotes.set(key, found);
+  }
+  return found;
+}
+
+/** One Multicall3 call reading slot0() and liquidity() of every concentrated candidate (a pool without code answers empty). */
+function concentratedStateCall(candidates: readonly Candidate[]): Hex {
+  const calls = candidates.flatMap((c) => [
+    { target: c.address, allowFailure: true, callData: slot0Data },
+    { target: c.address, allowFailure: true, callData: liquidityData },
+  ]);
+  return encodeFunctionData({ abi: multicall3Abi, functionName: "aggregate3", args: [calls] });
+}
+
+/**
+ * Each concentrated candidate's in-range liquidity as the reserves of a constant-product pool of the same
+ * liquidity at the same price (token0 L/√P, token1 L·√P), as a getReserves answer would carry them; a
+ * failed multicall fails every candidate's read.
+ */
+function concentratedReserves(candidates: readonly Candidate[], result: PinnedReadResult | undefined): (PinnedReadResult | undefined)[] {
+  if (!result?.ok) return candidates.map(() => result);
+  let answers: readonly { success: boolean; returnData: Hex }[];
+  try {
+    answers = decodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", data: result.value });
+  } catch {
+    return candidates.map(() => ({ ok: false, error: "malformed aggregate3 answer", reverted: false }));
+  }
+  return candidates.map((_, i) => {
+    const [slot0, liquidity] = [answers[2 * i], answers[2 * i + 1]];
+    if (!slot0?.success || !liquidity?.success || slot0.returnData.length < 66 || liquidity.returnData.length < 66) {
+      return { ok: true, value: "0x" };
+    }
+    const sqrtPriceX96 = hexToBigInt(`0x${slot0.returnData.slice(2, 66)}`);
+    const active = hexToBigInt(`0x${liquidity.returnData.slice(2, 66)}`);
+    if (sqrtPriceX96 === 0n) return { ok: true, value: "0x" };
+    const reserve0 = (active * q96) / sqrtPriceX96;
+    const reserve1 = (active * sqrtPriceX96) / q96;
+    return { ok: true, value: encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [reserve0, reserve1]) };
+  });
 }
 
 /** (reserve0, reserve1) of a getReserves answer; undefined where no pool answered (no code: empty return). */

@@ -51,8 +51,8 @@ export const simulationTrader = syntheticAddress("trade simulation trader");
 export const simulationPeer = syntheticAddress("trade simulation peer");
 
 /**
- * Simulates buying and selling `address` at one pinned block: finds its Uniswap V2 and Aerodrome pools
- * against USDC and WETH by address derivation (one batch), and trades through the deepest in one eth_call
+ * Simulates buying and selling `address` at one pinned block: finds its Uniswap V2 and V3, Aerodrome and
+ * Slipstream pools against USDC and WETH by address derivation (one batch), and trades through the deepest in one eth_call
  * whose state overrides place the helper contract at a synthetic trader and peer and fund the trader's
  * quote asset through the balance slot the batch found. Two round trips after the pin; `conclusion` is null.
  */
@@ -105,7 +105,7 @@ export async function simulateTrade(
   if (!pool) {
     return failure(
       "DATA_SOURCE_UNAVAILABLE",
-      `no pool: no Uniswap V2 or Aerodrome pool of ${request.address} against USDC or WETH at block ${block.blockNumber}`,
+      `no pool: no Uniswap V2 or V3, Aerodrome or Slipstream pool of ${request.address} against USDC or WETH at block ${block.blockNumber}`,
       { observationBlock: block },
     );
   }
@@ -164,6 +164,15 @@ export async function simulateTrade(
   );
 }
 
+/** TradeSimulator's Plan.kind of each DEX: how it quotes and swaps. */
+const simulatorKinds = {
+  "uniswap-v2": 0,
+  "aerodrome-volatile": 1,
+  "aerodrome-stable": 1,
+  "uniswap-v3": 2,
+  slipstream: 2,
+} as const satisfies Record<SimulationPool["dex"], number>;
+
 /** TradeSimulator.simulate's plan: what to trade through, the amounts, the ladder's step and bound, each step's gas. */
 export function simulationPlan(p: {
   pool: Pick<SimulationPool, "address" | "dex" | "quote">;
@@ -175,7 +184,7 @@ export function simulationPlan(p: {
 }) {
   return {
     pool: p.pool.address,
-    kind: p.pool.dex === "uniswap-v2" ? 0 : 1,
+    kind: simulatorKinds[p.pool.dex],
     token: p.token,
     quote: p.pool.quote.address,
     peer: simulationPeer,

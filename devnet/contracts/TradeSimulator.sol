@@ -6,6 +6,12 @@ interface ISimToken {
     function transfer(address, uint256) external returns (bool);
 }
 
+interface ISimConcentratedPool {
+    function swap(address recipient, bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96, bytes calldata data)
+        external
+        returns (int256 amount0, int256 amount1);
+}
+
 interface ISimPair {
     function getReserves() external view returns (uint256, uint256, uint256);
     function getAmountOut(uint256 amountIn, address tokenIn) external view returns (uint256);
@@ -17,7 +23,15 @@ interface ISimPair {
 /// override, and reads back what each step observed. Every step runs as a call of its own with a gas cap,
 /// so a revert is caught with its data; the ladder's probes always revert, leaving no state behind.
 contract TradeSimulator {
-    /// kind 0: Uniswap V2 pair (0.3% fee from reserves); kind 1: Aerodrome pool (its own getAmountOut).
+    /// Uniswap V3's price bounds, one inside: a swap limited by them runs until its amount is used.
+    uint160 private constant MIN_SQRT_RATIO_INSIDE = 4295128740;
+    uint160 private constant MAX_SQRT_RATIO_INSIDE = 1461446703485210103287273052203988822378723970341;
+
+    /// The concentrated pool a swap of ours is running in: its callback is taken from that pool only.
+    address private _swappingPool;
+
+    /// kind 0: Uniswap V2 pair (0.3% fee from reserves); kind 1: Aerodrome pool (its own getAmountOut); kind 2:
+    /// a concentrated pool (Uniswap V3 or Slipstream: swap with a callback, quoted by a swap reverted in it).
     struct Plan {
         address pool;
         uint8 kind;
@@ -64,6 +78,8 @@ contract TradeSimulator {
     }
 
     error ProbeSucceeded();
+    /// A quoting swap's output, carried out of its callback by a revert (as Uniswap's QuoterV2 does).
+    error Quoted(uint256 amountOut);
 
     function simulate(Plan calldata p) external returns (Report memory r) {
         r.buySmall = _step(p, abi.encodeCall(this.buy, (p, p.smallIn)));
@@ -71,10 +87,9 @@ contract TradeSimulator {
             r.transfer = _step(p, abi.encodeCall(this.send, (p, r.buySmall.received)));
             if (r.transfer.ok) r.sellSmall = _step(p, abi.encodeCall(this.sellThroughPeer, (p)));
         }
-        uint256 largeOut = quote(p, p.quote, p.largeIn);
         r.buyLarge = _step(p, abi.encodeCall(this.buy, (p, p.largeIn)));
         if (r.buyLarge.ok) r.sellLarge = _step(p, abi.encodeCall(this.sell, (p, r.buyLarge.received)));
-        if (r.buySmall.ok && !r.buyLarge.ok) r.buyLimit = _ladder(p, true, r.buySmall.quoted, largeOut);
+        if (r.buySmall.ok && !r.buyLarge.ok) r.buyLimit = _ladder(p, true, r.buySmall.quoted, _largeBuyOut(p, r.buySmall.quoted));
         if (r.sellSmall.ok && r.buyLarge.ok && !r.sellLarge.ok) {
             r.sellLimit = _ladder(p, false, r.sellSmall.sent, r.buyLarge.received);
         }
@@ -82,6 +97,7 @@ contract TradeSimulator {
 
     /// Buys the token with `amountIn` of the quote asset at the pool's own quote.
     function buy(Plan calldata p, uint256 amountIn) external returns (uint256, uint256, uint256, uint256) {
+        if (p.kind == 2) return _buyConcentrated(p, amountIn);
         uint256 out = quote(p, p.quote, amountIn);
         uint256 poolBefore = ISimToken(p.quote).balanceOf(p.pool);
         _pay(p.quote, p.pool, amountIn);
@@ -107,6 +123,7 @@ contract TradeSimulator {
 
     /// Sells `amount` of the token: the pool's quote for what was sent against what it pays for what arrived.
     function sell(Plan calldata p, uint256 amount) public returns (uint256, uint256, uint256, uint256) {
+        if (p.kind == 2) return _sellConcentrated(p, amount);
         uint256 quoted = quote(p, p.token, amount);
         uint256 arrived = _payPool(p, amount);
         uint256 before = ISimToken(p.quote).balanceOf(address(this));
@@ -123,7 +140,9 @@ contract TradeSimulator {
 
     /// Tries `amount` (token units leaving the pool on a buy, or sent on a sell), then reverts whatever happened.
     function probe(Plan calldata p, bool buying, uint256 amount) external {
-        if (buying) {
+        if (buying && p.kind == 2) {
+            _swapConcentrated(p, p.quote, -int256(amount), false);
+        } else if (buying) {
             _pay(p.quote, p.pool, p.largeIn);
             _swapOut(p, p.token, amount);
         } else {
@@ -132,13 +151,90 @@ contract TradeSimulator {
         revert ProbeSucceeded();
     }
 
-    /// The pool's output for `amountIn` of `tokenIn`, from its reserves before the trade.
-    function quote(Plan calldata p, address tokenIn, uint256 amountIn) public view returns (uint256) {
+    /// The pool's output for `amountIn` of `tokenIn` before the trade: from its reserves, or for a concentrated
+    /// pool from a swap reverted in its callback (0 where that swap fails before the callback).
+    function quote(Plan calldata p, address tokenIn, uint256 amountIn) public returns (uint256) {
+        if (p.kind == 2) {
+            try this.quoteConcentrated(p, tokenIn, amountIn) {}
+            catch (bytes memory data) {
+                if (data.length == 36 && bytes4(data) == Quoted.selector) {
+                    uint256 out;
+                    assembly {
+                        out := mload(add(data, 36))
+                    }
+                    return out;
+                }
+            }
+            return 0;
+        }
         if (p.kind == 1) return ISimPair(p.pool).getAmountOut(amountIn, tokenIn);
         (uint256 r0, uint256 r1,) = ISimPair(p.pool).getReserves();
         (uint256 reserveIn, uint256 reserveOut) = tokenIn == (p.token < p.quote ? p.token : p.quote) ? (r0, r1) : (r1, r0);
         uint256 withFee = amountIn * 997;
         return withFee * reserveOut / (reserveIn * 1000 + withFee);
+    }
+
+    /// Swaps `amountIn` of `tokenIn` in a concentrated pool and reverts with its output from the callback.
+    function quoteConcentrated(Plan calldata p, address tokenIn, uint256 amountIn) external {
+        _swapConcentrated(p, tokenIn, int256(amountIn), true);
+    }
+
+    /// Pays what a concentrated pool is owed, or when quoting reverts with what it paid out. The pool has
+    /// paid first (as Uniswap V3 does), so a token's transfer rules run before this.
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
+        require(msg.sender == _swappingPool, "callback from an unexpected pool");
+        (address tokenIn, bool quoting) = abi.decode(data, (address, bool));
+        (int256 owed, int256 paidOut) = amount0Delta > 0 ? (amount0Delta, amount1Delta) : (amount1Delta, amount0Delta);
+        if (quoting) revert Quoted(uint256(-paidOut));
+        _pay(tokenIn, msg.sender, uint256(owed));
+    }
+
+    /// A buy in a concentrated pool: the pool's own output for the input is what the swap paid out.
+    function _buyConcentrated(Plan calldata p, uint256 amountIn) private returns (uint256, uint256, uint256, uint256) {
+        uint256 poolBefore = ISimToken(p.quote).balanceOf(p.pool);
+        uint256 before = ISimToken(p.token).balanceOf(address(this));
+        (uint256 paid, uint256 out) = _swapConcentrated(p, p.quote, int256(amountIn), false);
+        uint256 arrived = ISimToken(p.quote).balanceOf(p.pool) - poolBefore;
+        return (paid, arrived, out, ISimToken(p.token).balanceOf(address(this)) - before);
+    }
+
+    /// A sell in a concentrated pool: the pool takes exactly what it is owed, so a token that keeps part of a
+    /// transfer fails the pool's balance check (Uniswap V3's "IIA").
+    function _sellConcentrated(Plan calldata p, uint256 amount) private returns (uint256, uint256, uint256, uint256) {
+        uint256 quoted = quote(p, p.token, amount);
+        uint256 poolBefore = ISimToken(p.token).balanceOf(p.pool);
+        uint256 before = ISimToken(p.quote).balanceOf(address(this));
+        (uint256 paid,) = _swapConcentrated(p, p.token, int256(amount), false);
+        uint256 arrived = ISimToken(p.token).balanceOf(p.pool) - poolBefore;
+        return (paid, arrived, quoted, ISimToken(p.quote).balanceOf(address(this)) - before);
+    }
+
+    /// One swap in a concentrated pool (a positive amount is an exact input, a negative one an exact output):
+    /// what was paid in and what was paid out.
+    function _swapConcentrated(Plan calldata p, address tokenIn, int256 amountSpecified, bool quoting)
+        private
+        returns (uint256 paidIn, uint256 paidOut)
+    {
+        bool zeroForOne = tokenIn < (tokenIn == p.token ? p.quote : p.token);
+        _swappingPool = p.pool;
+        (int256 amount0, int256 amount1) = ISimConcentratedPool(p.pool).swap(
+            address(this),
+            zeroForOne,
+            amountSpecified,
+            zeroForOne ? MIN_SQRT_RATIO_INSIDE : MAX_SQRT_RATIO_INSIDE,
+            abi.encode(tokenIn, quoting)
+        );
+        _swappingPool = address(0);
+        (int256 inDelta, int256 outDelta) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
+        return (uint256(inDelta), uint256(-outDelta));
+    }
+
+    /// Tokens a large buy would take out of the pool, at least: a concentrated pool's quote would run the
+    /// token's transfer (which may be what failed), so its bound is the small buy's output scaled up, which
+    /// the curve's concavity keeps above the large buy's.
+    function _largeBuyOut(Plan calldata p, uint256 smallOut) private returns (uint256) {
+        if (p.kind != 2) return quote(p, p.quote, p.largeIn);
+        return (smallOut * p.largeIn + p.smallIn - 1) / p.smallIn;
     }
 
     /// Bisects whole token units between an amount that succeeded and one that failed, at most ladderSteps probes.

@@ -49,7 +49,7 @@ export function liquidityForUsd(
 }
 
 /** floor(sqrt(n)) by Newton's method from above. */
-function bigintSqrt(n: bigint): bigint {
+export function bigintSqrt(n: bigint): bigint {
   if (n < 2n) return n;
   let x = n;
   let y = (x + 1n) / 2n;

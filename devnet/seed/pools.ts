@@ -14,7 +14,7 @@ import { referenceRatio, sqrtPriceX96Of } from "./poolMath";
 import { seedPositions } from "./positions";
 import { unitsForUsd } from "./prices";
 
-type PoolSpec = { kind: PoolKind; base: string; quote: string; fee?: number; tickSpacing?: number; tvlUsd: number };
+export type PoolSpec = { kind: PoolKind; base: string; quote: string; fee?: number; tickSpacing?: number; tvlUsd: number };
 
 /**
  * The seeded pools, shaped like Base's market: every symbol priced by at least three pools on at least two
@@ -69,7 +69,7 @@ export function poolName(spec: PoolSpec): string {
 }
 
 /** The fixtures' factory addresses, by DEX. */
-type Factories = { uniswapV2: Address; uniswapV3: Address; aerodrome: Address; slipstream: Address };
+export type Factories = { uniswapV2: Address; uniswapV3: Address; aerodrome: Address; slipstream: Address };
 type Deployment = { factories: Factories; router: Address; tokens: Record<string, ManifestToken> };
 
 /**
@@ -81,7 +81,7 @@ type Deployment = { factories: Factories; router: Address; tokens: Record<string
 export async function seedPools(
   ctx: SeedContext,
   tokens: Record<string, ManifestToken>,
-): Promise<{ dexes: Manifest["dexes"]; pools: Manifest["pools"]; contracts: { swapRouter: Address } }> {
+): Promise<{ dexes: Manifest["dexes"]; pools: Manifest["pools"]; factories: Factories; contracts: { swapRouter: Address } }> {
   const aerodromeImplementation = await deployFixture(ctx, "AerodromePool");
   const slipstreamImplementation = await deployFixture(ctx, "SlipstreamPool");
   const factories: Factories = {
@@ -122,7 +122,7 @@ export async function seedPools(
       },
     ],
   };
-  return { dexes, pools, contracts: { swapRouter: router } };
+  return { dexes, pools, factories, contracts: { swapRouter: router } };
 }
 
 async function seedPool(ctx: SeedContext, deployment: Deployment, spec: PoolSpec): Promise<ManifestPool> {
@@ -155,7 +155,7 @@ async function seedPool(ctx: SeedContext, deployment: Deployment, spec: PoolSpec
 }
 
 /** Creates the pool through its factory (a Slipstream pool at its price) and reads its address back from the factory. */
-async function createPool(
+export async function createPool(
   ctx: SeedContext,
   factories: Factories,
   spec: PoolSpec,

@@ -7,6 +7,7 @@ import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { createDevnetClient } from "../../devnet/client";
 import { artifactOf, compileFixtures } from "../../devnet/compile";
 import type { Manifest, SimulationFixture } from "../../devnet/manifest";
+import { devnetSwapRouterAbi } from "../../devnet/swapRouterAbi";
 import { devnetProvider, testManifest } from "../support/devnet";
 import { startRpcProxy } from "../support/rpcProxy";
 import { expectedCosts, figureOf, figuresEqualParameters, simulationParameters } from "../support/simulation";
@@ -45,7 +46,7 @@ const fixture = (name: string): SimulationFixture => {
 
 describe("simulateTrade on the devnet's fixtures (a fork)", () => {
   test("every figure of every trading fixture equals its parameters, in two round trips after the pin", async () => {
-    for (const name of ["plain", "buySellTax", "transferTax", "rebasing", "pausable"]) {
+    for (const name of ["plain", "buySellTax", "transferTax", "rebasing", "pausable", "concentratedPlain", "concentratedBuyTax"]) {
       const f = fixture(name);
       const answer = await simulated(f);
       const costs = expectedCosts(f);
@@ -82,6 +83,62 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
     expect(answer.amounts).toMatchObject({ smallUsd: 100, largeUsd: 10_000 });
   });
 
+  test("concentrated pools (Uniswap V3 against USDC, Slipstream against WETH) are derived, ranked by in-range liquidity and traded through", async () => {
+    for (const [name, dex, quote] of [
+      ["concentratedPlain", "uniswap-v3", "USDC"],
+      ["concentratedBuyTax", "slipstream", "WETH"],
+    ] as const) {
+      const f = fixture(name);
+      const answer = await simulated(f);
+      const concentrated = f.pools.find((p) => p.kind === dex);
+      expect([answer.pool?.address, answer.pool?.dex, answer.pool?.quote.symbol], name).toEqual([concentrated?.address, dex, quote]);
+      expect(answer.poolsConsidered.map((p) => p.address).sort(), name).toEqual(f.pools.map((p) => p.address).sort());
+      // One full-range position of $1.5M a side: its virtual reserves are its reserves.
+      expect(answer.pool?.quoteReserveUsd, name).toBeCloseTo(1_500_000, -3);
+      expect(answer.rpcObservation.roundTrips, name).toBe(2);
+      expect(figuresEqualParameters(f, answer), name).toBe(true);
+    }
+  });
+
+  test("a token keeping part of its sells, traded through a Uniswap V3 pool: the sells revert with the pool's IIA, for real too", async () => {
+    const f = fixture("concentratedSellTax");
+    const answer = await simulated(f);
+    expect(answer.pool?.dex).toBe("uniswap-v3");
+    expect(answer.figures.map((x) => [x.step, x.outcome, x.costBps])).toEqual([
+      ["BUY_SMALL", "SUCCEEDED", 0],
+      ["TRANSFER", "SUCCEEDED", 0],
+      ["SELL_SMALL", "REVERTED", null],
+      ["BUY_LARGE", "SUCCEEDED", 0],
+      ["SELL_LARGE", "REVERTED", null],
+    ]);
+    expect(figureOf(answer, "SELL_SMALL").revert).toMatchObject({ kind: "ERROR_STRING", message: "IIA" });
+    expect(figuresEqualParameters(f, answer)).toBe(true);
+    // The same sell sent as a transaction by a real holder (not the token's owner, whom it exempts), through
+    // the devnet's router, reverts as observed.
+    const owner = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
+    const holder = createDevnetClient(manifest.rpcUrl, userOf(7).privateKey);
+    const router = manifest.contracts.swapRouter as Address;
+    const amount = 10n ** 20n;
+    const mined = async (hash: Hex) => (await owner.waitForTransactionReceipt({ hash })).status;
+    expect(
+      await mined(
+        await owner.writeContract({ address: f.address, abi: erc20Abi, functionName: "transfer", args: [holder.account.address, amount] }),
+      ),
+    ).toBe("success");
+    expect(
+      await mined(await holder.writeContract({ address: f.address, abi: erc20Abi, functionName: "approve", args: [router, amount] })),
+    ).toBe("success");
+    const zeroForOne = BigInt(f.address) < BigInt(answer.pool?.quote.address ?? 0);
+    const hash = await holder.writeContract({
+      address: router,
+      abi: devnetSwapRouterAbi,
+      functionName: "swapV3",
+      args: [answer.pool?.address as Address, zeroForOne, amount, 0n, holder.account.address],
+      gas: 1_000_000n,
+    });
+    expect(await mined(hash)).toBe("reverted");
+  });
+
   test("sells that revert for everyone but an allowlist: the revert decoded, buys observed", async () => {
     const answer = await simulated(fixture("sellAllowlist"));
     expect(answer.figures.map((x) => [x.step, x.outcome])).toEqual([
@@ -111,7 +168,7 @@ describe("simulateTrade on the devnet's fixtures (a fork)", () => {
   test("a replay of the same trades as real transactions on the fork agrees with the simulation", async () => {
     const client = createDevnetClient(manifest.rpcUrl, userOf(6).privateKey);
     const simulator = { address: simulationTrader, abi: artifactOf(compileFixtures(), "TradeSimulator").abi };
-    for (const name of ["buySellTax", "transferTax", "rebasing", "maxTx"]) {
+    for (const name of ["buySellTax", "transferTax", "rebasing", "maxTx", "concentratedPlain", "concentratedBuyTax"]) {
       const f = fixture(name);
       const answer = await simulated(f);
       const { pool, amounts, funding } = answer;

@@ -241,7 +241,7 @@ export type TokenPrice = {
 /** A pool of a simulated token against USDC or WETH, found by address derivation at the pinned block. */
 export type SimulationPool = {
   address: Address;
-  dex: "uniswap-v2" | "aerodrome-volatile" | "aerodrome-stable";
+  dex: "uniswap-v2" | "aerodrome-volatile" | "aerodrome-stable" | "uniswap-v3" | "slipstream";
   quote: { symbol: "USDC" | "WETH"; address: Address; decimals: number };
   tokenReserve: string;
   quoteReserve: string;
