@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, or, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { x402Channel, x402JobLease, x402Voucher } from "./schema";
 
@@ -57,6 +57,19 @@ export async function listUnclaimedChannels(db: AppDb): Promise<UnclaimedChannel
     oldestAcceptedAt: new Date(Number(r.oldestAcceptedAt) * 1000),
     unclaimed: BigInt(r.unclaimed),
   }));
+}
+
+/**
+ * The channels whose retained vouchers the store counts as claimed (at or below the channel's claimed
+ * total): those whose claim a reorg could have taken back. Bounded by the vouchers' retention.
+ */
+export async function listClaimedChannels(db: AppDb): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ channelId: x402Voucher.channelId })
+    .from(x402Voucher)
+    .innerJoin(x402Channel, eq(x402Channel.channelId, x402Voucher.channelId))
+    .where(and(gt(x402Channel.totalClaimed, 0n), lte(x402Voucher.cumulativeAmount, x402Channel.totalClaimed)));
+  return rows.map((r) => r.channelId);
 }
 
 /**

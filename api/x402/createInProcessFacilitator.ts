@@ -191,10 +191,20 @@ export function createInProcessFacilitator({
    */
   async function settleBatch(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
     try {
-      return await facilitator.settle(payload, requirements);
+      return unlessUnmined(await facilitator.settle(payload, requirements));
     } catch {
       return { success: false, errorReason: "settlement_failed", transaction: "", network };
     }
+  }
+
+  /**
+   * `result`, after forgetting the gas key's next nonce when a transaction was sent and not mined: the nonce
+   * manager counts on from the last one it gave, so a transaction the chain dropped (a reorg that did not take
+   * it back) would leave every later one waiting behind the gap. The next takes the node's pending count.
+   */
+  function unlessUnmined(result: SettleResponse): SettleResponse {
+    if (!result.success && result.transaction) nonceManager.reset({ address: account.address, chainId: chain.id });
+    return result;
   }
 
   return {
@@ -228,6 +238,7 @@ export function createInProcessFacilitator({
       try {
         const { result, lostBroadcast } = await watchingBroadcasts(watches, authorization, () => facilitator.settle(payload, requirements));
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
+        unlessUnmined(result);
         if (!result.success && !result.transaction && lostBroadcast) {
           const pending = { success: false, errorReason: "settlement_pending", transaction: lostBroadcast, network, payer: result.payer };
           unanswered.set(signature, pending);

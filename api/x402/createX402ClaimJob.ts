@@ -4,6 +4,7 @@ import type { Address } from "viem";
 import type { X402ClaimPolicy } from "../config";
 import type { AppDb } from "../store/createAppStore";
 import {
+  listClaimedChannels,
   listUnclaimedChannels,
   pruneClaimedVouchers,
   releaseX402JobLease,
@@ -37,10 +38,21 @@ export type ClaimRound =
   | { kind: "NOT_LEASED" }
   /** The escrow could not be read at evidence grade: nothing was sent; the next round tries again. */
   | { kind: "UNREAD" }
-  /** No bound reached (after recording claims found on chain). */
-  | { kind: "WAITING"; vouchers: number; unclaimed: bigint; reconciled: number }
+  /**
+   * No bound reached (after recording claims found on chain, `reconciled`, and reopening claims a reorg took
+   * back, `reorged`).
+   */
+  | { kind: "WAITING"; vouchers: number; unclaimed: bigint; reconciled: number; reorged: number }
   /** `channels` claimed in `transactions`; `failed`: channels whose claim alone was not mined either (the next round tries again). */
-  | { kind: "CLAIMED"; trigger: ClaimTrigger; channels: number; transactions: string[]; failed: number; reconciled: number }
+  | {
+      kind: "CLAIMED";
+      trigger: ClaimTrigger;
+      channels: number;
+      transactions: string[];
+      failed: number;
+      reconciled: number;
+      reorged: number;
+    }
   /** No claim was mined (the next round claims again: a claim at or below what is claimed changes nothing). */
   | { kind: "FAILED"; trigger: ClaimTrigger; error: string };
 
@@ -50,6 +62,7 @@ type Reconciled = {
   escrow: ReadonlyMap<string, EscrowChannel>;
   withdrawing: boolean;
   reconciled: number;
+  reorged: number;
 };
 
 /** One round of the sweep that sends what was claimed to the receiver. */
@@ -73,6 +86,12 @@ const claimLease = "batch-settlement-claims";
 const sweepLease = "batch-settlement-sweep";
 /** How long a lease outlives its round: longer than a claim takes to be mined, short enough that a dead holder is replaced soon. */
 const leaseSeconds = 120;
+/**
+ * How long a channel this job claimed is read back each round, so that a claim a reorg took out of the chain
+ * is claimed again: past the depth of any reorg seen on Base (its unsafe head is replaced at most a few
+ * blocks deep; L1 finality comes within about 15 minutes).
+ */
+export const reorgWatchSeconds = 900;
 
 /** `value`, or `cap` when it is more (bigints: Math.min takes numbers only). */
 const atMost = (value: bigint, cap: bigint) => (value > cap ? cap : value);
@@ -116,6 +135,9 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   const log = p.log ?? ((message: string) => console.warn(message));
   const holder = randomUUID();
   const lease = (name: string) => takeX402JobLease(p.db, name, holder, leaseSeconds);
+  /** Channels this job claimed, and when: read back for reorgs (watchedChannels). */
+  const claimedAt = new Map<string, number>();
+  let watchedAfterStart = false;
 
   /**
    * Records claims the chain holds and the store does not, then the channels a claim can still take from:
@@ -125,19 +147,32 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
    */
   async function reconcile(): Promise<Reconciled | null> {
     const listed = await listUnclaimedChannels(p.db);
-    if (listed.length === 0) return { claimable: [], escrow: new Map(), withdrawing: false, reconciled: 0 };
-    const escrow = await p.escrow.channels(listed.map((c) => c.channelId));
+    const watched = await watchedChannels();
+    const read = [...new Set([...listed.map((c) => c.channelId), ...watched])];
+    if (read.length === 0) return { claimable: [], escrow: new Map(), withdrawing: false, reconciled: 0, reorged: 0 };
+    const escrow = await p.escrow.channels(read);
     if (escrow.size === 0) return null;
+    if (!watchedAfterStart) watchedAfterStart = escrow.size === read.length;
     let reconciled = 0;
-    for (const { channelId } of listed) {
+    let reorged = 0;
+    for (const channelId of read) {
       const claimed = escrow.get(channelId)?.totalClaimed;
       if (claimed === undefined) continue;
-      const { status } = await p.channels.updateChannel(channelId, (current) =>
-        current && BigInt(current.totalClaimed) < claimed ? { ...current, totalClaimed: claimed.toString() } : current,
-      );
-      if (status === "updated") reconciled++;
+      let lowered = false;
+      const { status } = await p.channels.updateChannel(channelId, (current) => {
+        if (!current || BigInt(current.totalClaimed) === claimed) return current;
+        lowered = claimed < BigInt(current.totalClaimed);
+        return { ...current, totalClaimed: claimed.toString() };
+      });
+      if (status !== "updated") continue;
+      if (!lowered) reconciled++;
+      else {
+        // The store held more than the chain: a claim it recorded is not on chain any more (a reorg took it out).
+        reorged++;
+        log(`[x402] the batch-settlement claim of channel ${channelId} is no longer on chain (a reorg): its vouchers are claimed again`);
+      }
     }
-    const unclaimed = reconciled === 0 ? listed : await listUnclaimedChannels(p.db);
+    const unclaimed = reconciled + reorged === 0 ? listed : await listUnclaimedChannels(p.db);
     const claimable = unclaimed.flatMap((c) => {
       const held = escrow.get(c.channelId);
       if (!held || held.totalClaimed >= held.balance) return [];
@@ -145,7 +180,19 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
       return [{ ...c, unclaimed: atMost(c.unclaimed, left) }];
     });
     const withdrawing = claimable.some((c) => escrow.get(c.channelId)?.withdrawalPending);
-    return { claimable, escrow, withdrawing, reconciled };
+    return { claimable, escrow, withdrawing, reconciled, reorged };
+  }
+
+  /**
+   * The channels read back for reorgs: those this job claimed within reorgWatchSeconds, and until one round has
+   * read them all after start, every channel the store counts as claimed (a restart forgets what was claimed).
+   * A channel is read back from the round after its claim on, when providers have its block.
+   */
+  async function watchedChannels(): Promise<string[]> {
+    const now = clock().getTime();
+    for (const [id, at] of claimedAt) if (now - at > reorgWatchSeconds * 1000) claimedAt.delete(id);
+    const recent = [...claimedAt.keys()];
+    return watchedAfterStart ? recent : [...new Set([...recent, ...(await listClaimedChannels(p.db))])];
   }
 
   /** Claims `targets`, each up to what its escrow holds; the transactions mined and the channels they claimed. */
@@ -161,6 +208,8 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
           return [{ ...c, chargedCumulativeAmount: atMost(charged, held.balance).toString() }];
         }),
     });
+    const now = clock().getTime();
+    for (const id of targets) claimedAt.set(id, now);
     return { transactions: results.map((r) => r.transaction), channels: results.reduce((n, r) => n + r.vouchers, 0) };
   }
 
@@ -168,16 +217,16 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     if (!(await lease(claimLease))) return { kind: "NOT_LEASED" };
     const state = await reconcile();
     if (!state) return { kind: "UNREAD" };
-    const { claimable, escrow, withdrawing, reconciled } = state;
+    const { claimable, escrow, withdrawing, reconciled, reorged } = state;
     await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000));
     const trigger = claimTrigger(claimable, withdrawing, p.policy, clock());
     if (!trigger) {
       const { vouchers, amount } = unclaimedTotals(claimable);
-      return { kind: "WAITING", vouchers, unclaimed: amount, reconciled };
+      return { kind: "WAITING", vouchers, unclaimed: amount, reconciled, reorged };
     }
     const targets = new Set(claimable.map((c) => c.channelId));
     try {
-      return { kind: "CLAIMED", trigger, ...(await claim(targets, escrow)), failed: 0, reconciled };
+      return { kind: "CLAIMED", trigger, ...(await claim(targets, escrow)), failed: 0, reconciled, reorged };
     } catch (error) {
       log(`[x402] a batch-settlement claim was not mined (${trigger}); its channels are claimed one by one: ${firstLine(error)}`);
     }
@@ -195,7 +244,7 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
       }
     }
     if (claimed.channels === 0) return { kind: "FAILED", trigger, error: lastError };
-    return { kind: "CLAIMED", trigger, ...claimed, reconciled };
+    return { kind: "CLAIMED", trigger, ...claimed, reconciled, reorged };
   }
 
   async function sweepOnce(): Promise<SweepRound> {

@@ -141,7 +141,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       const a = await payCalls(service, backend, 2);
       const b = await payCalls(service, backend, 2);
       const nonceBefore = await gasNonce();
-      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 4, unclaimed: 4n * price, reconciled: 0 });
+      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 4, unclaimed: 4n * price, reconciled: 0, reorged: 0 });
       expect(await gasNonce()).toBe(nonceBefore);
 
       // A third payer's voucher is the fifth, the bound: the three channels in one claim, recorded in the store.
@@ -162,7 +162,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
         ]),
       );
       expect(await storedClaimed(backend, a.channelId)).toBe((2n * price).toString());
-      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0 });
+      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0, reorged: 0 });
 
       // The sweep sends what was claimed to the payout address, once.
       expect(await usdcBalance(manifest, service.payTo)).toBe(0n);
@@ -195,9 +195,32 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
 
     const job = claimJobOf(service, backend.store.db, { maxVouchers: 1 });
     try {
-      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 1 });
+      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 1, reorged: 0 });
       expect(await storedClaimed(backend, channelId)).toBe((3n * price).toString());
       expect(await testClient(manifest).getTransactionCount({ address: service.gasKey })).toBe(nonceAfterClaim);
+    } finally {
+      await job.stop();
+    }
+  }, 180_000);
+
+  test("recovery: a claim a reorg took out of the chain is read back in the next round and claimed again", async () => {
+    const service = await batchService(manifest, backend, privateKeyToAccount(generatePrivateKey()).address);
+    const { channelId } = await payCalls(service, backend, 3);
+    const job = claimJobOf(service, backend.store.db, { maxVouchers: 1 });
+    const beforeClaim = await testClient(manifest).snapshot();
+    try {
+      expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 1, reorged: 0 });
+      expect(await claimedOnChain(channelId)).toBe(3n * price);
+      // The block holding the claim is dropped: the chain goes back to the block before it (anvil's evm_revert).
+      await testClient(manifest).revert({ id: beforeClaim });
+      expect([await claimedOnChain(channelId), await storedClaimed(backend, channelId)]).toEqual([0n, (3n * price).toString()]);
+      // The next round reads the claim's channel back, finds it unclaimed on chain and claims it again: the batch's
+      // transaction waits behind the gap the dropped one left in the gas key's nonces until its confirmation times
+      // out (30 s); the facilitator then forgets its next nonce, and the claim of the channel alone is mined.
+      expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 1, failed: 0, reorged: 1, reconciled: 0 });
+      expect([await claimedOnChain(channelId), await storedClaimed(backend, channelId)]).toEqual([3n * price, (3n * price).toString()]);
+      // Read back while the watch lasts, and changed no more.
+      expect(await job.claimOnce()).toMatchObject({ kind: "WAITING", vouchers: 0, reorged: 0, reconciled: 0 });
     } finally {
       await job.stop();
     }
@@ -220,7 +243,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       expect(await claimedOnChain(channelId)).toBe(2n * price);
       // Given up at stop, the lease goes to the other replica at once.
       await job.stop();
-      expect(await other.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0 });
+      expect(await other.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0, reorged: 0 });
     } finally {
       await job.stop();
       await other.stop();
@@ -302,7 +325,7 @@ describe.each(backendNames)("x402 batch-settlement claims after a payer's withdr
       expect(await claimedOnChain(honest.channelId, chain)).toBe(2n * price);
       expect(await claimedOnChain(attacker.channelId, chain)).toBe(price);
       // Nothing is left to take from it: no further claim is sent for its vouchers above the balance.
-      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0 });
+      expect(await job.claimOnce()).toEqual({ kind: "WAITING", vouchers: 0, unclaimed: 0n, reconciled: 0, reorged: 0 });
     } finally {
       await job.stop();
     }
