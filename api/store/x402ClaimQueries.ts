@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { AppDb } from "./createAppStore";
 import { x402Channel, x402JobLease, x402Voucher } from "./schema";
 
@@ -75,14 +75,15 @@ export async function listClaimedChannels(db: AppDb): Promise<string[]> {
 /**
  * Deletes the vouchers accepted before `before` that their channel's claims on chain cover (the claim is
  * then the record), or whose channel is gone (refunded and deleted by the scheme): the table keeps what
- * is unclaimed, and the rest for the retention period.
+ * is unclaimed, and the rest for the retention period; those of `keepChannels` stay.
  */
-export async function pruneClaimedVouchers(db: AppDb, before: Date): Promise<number> {
+export async function pruneClaimedVouchers(db: AppDb, before: Date, keepChannels: readonly string[] = []): Promise<number> {
   const deleted = await db
     .delete(x402Voucher)
     .where(
       and(
         lt(x402Voucher.acceptedAt, before),
+        keepChannels.length > 0 ? notInArray(x402Voucher.channelId, [...keepChannels]) : undefined,
         sql`NOT EXISTS (SELECT 1 FROM ${x402Channel} WHERE ${x402Channel.channelId} = ${x402Voucher.channelId} AND ${x402Channel.totalClaimed} < ${x402Voucher.cumulativeAmount})`,
       ),
     )

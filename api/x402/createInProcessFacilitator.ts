@@ -144,7 +144,8 @@ export type CreateInProcessFacilitatorParameters = {
 /**
  * The in-process facilitator: x402's own `x402Facilitator` with the "exact" and "batch-settlement" EVM
  * schemes, settling from our gas key through viem. The key's nonces come from viem's nonce manager, so concurrent settlements
- * from this process never race on one (give each replica its own key). A throw caused by the payment
+ * from this process never race on one (give each replica its own key); after a transaction the chain dropped,
+ * the manager is reset (unlessDropped), and a settlement taking its nonce at that moment could collide once. A throw caused by the payment
  * rather than the chain is answered as an invalid payment or a failed settlement.
  */
 export function createInProcessFacilitator({
@@ -191,19 +192,29 @@ export function createInProcessFacilitator({
    */
   async function settleBatch(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
     try {
-      return unlessUnmined(await facilitator.settle(payload, requirements));
+      return await unlessDropped(await facilitator.settle(payload, requirements));
     } catch {
       return { success: false, errorReason: "settlement_failed", transaction: "", network };
     }
   }
 
   /**
-   * `result`, after forgetting the gas key's next nonce when a transaction was sent and not mined: the nonce
-   * manager counts on from the last one it gave, so a transaction the chain dropped (a reorg that did not take
-   * it back) would leave every later one waiting behind the gap. The next takes the node's pending count.
+   * `result`, after forgetting the gas key's next nonce when its transaction was sent and not mined and a
+   * nonce below it is missing (the node does not know the transaction, or counts fewer pending ones than its
+   * nonce): a transaction the chain dropped (a reorg that did not take it back) leaves that gap, and viem's
+   * nonce manager counts on from the last nonce it gave, so every later one would wait behind it. A
+   * transaction still pending in order, or mined and reverted, changes nothing. The next transaction takes the
+   * node's pending count.
    */
-  function unlessUnmined(result: SettleResponse): SettleResponse {
-    if (!result.success && result.transaction) nonceManager.reset({ address: account.address, chainId: chain.id });
+  async function unlessDropped(result: SettleResponse): Promise<SettleResponse> {
+    if (result.success || !result.transaction || !isHash(result.transaction)) return result;
+    try {
+      const sent = await client.getTransaction({ hash: result.transaction }).catch(() => null);
+      const pending = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+      if (sent === null || pending <= sent.nonce) nonceManager.reset({ address: account.address, chainId: chain.id });
+    } catch {
+      // The node cannot be asked now: the manager keeps its count.
+    }
     return result;
   }
 
@@ -238,7 +249,7 @@ export function createInProcessFacilitator({
       try {
         const { result, lostBroadcast } = await watchingBroadcasts(watches, authorization, () => facilitator.settle(payload, requirements));
         // A failure after a broadcast whose answer was lost is no failure: the transfer may be mined.
-        unlessUnmined(result);
+        await unlessDropped(result);
         if (!result.success && !result.transaction && lostBroadcast) {
           const pending = { success: false, errorReason: "settlement_pending", transaction: lostBroadcast, network, payer: result.payer };
           unanswered.set(signature, pending);

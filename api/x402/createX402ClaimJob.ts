@@ -92,6 +92,12 @@ const leaseSeconds = 120;
  * blocks deep; L1 finality comes within about 15 minutes).
  */
 export const reorgWatchSeconds = 900;
+/**
+ * How many blocks past the one a claim round read at (the claim was mined after it, within its round) a read
+ * must be before a claim it does not show counts as gone: a provider a few blocks behind, or a read at a
+ * block before the claim's, is not a reorg. 60 s of Base's blocks.
+ */
+export const reorgReadDepthBlocks = 30;
 
 /** `value`, or `cap` when it is more (bigints: Math.min takes numbers only). */
 const atMost = (value: bigint, cap: bigint) => (value > cap ? cap : value);
@@ -135,8 +141,11 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   const log = p.log ?? ((message: string) => console.warn(message));
   const holder = randomUUID();
   const lease = (name: string) => takeX402JobLease(p.db, name, holder, leaseSeconds);
-  /** Channels this job claimed, and when: read back for reorgs (watchedChannels). */
-  const claimedAt = new Map<string, number>();
+  /**
+   * Channels read back for reorgs (watchedChannels): since when, and the block the round that claimed them read
+   * at (null until the first read of a channel watched since start).
+   */
+  const watched = new Map<string, { since: number; anchorBlock: number | null }>();
   let watchedAfterStart = false;
 
   /**
@@ -147,8 +156,7 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
    */
   async function reconcile(): Promise<Reconciled | null> {
     const listed = await listUnclaimedChannels(p.db);
-    const watched = await watchedChannels();
-    const read = [...new Set([...listed.map((c) => c.channelId), ...watched])];
+    const read = [...new Set([...listed.map((c) => c.channelId), ...(await watchedChannels())])];
     if (read.length === 0) return { claimable: [], escrow: new Map(), withdrawing: false, reconciled: 0, reorged: 0 };
     const escrow = await p.escrow.channels(read);
     if (escrow.size === 0) return null;
@@ -156,19 +164,22 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     let reconciled = 0;
     let reorged = 0;
     for (const channelId of read) {
-      const claimed = escrow.get(channelId)?.totalClaimed;
-      if (claimed === undefined) continue;
-      let lowered = false;
+      const held = escrow.get(channelId);
+      if (held === undefined) continue;
+      const gone = claimGone(channelId, held);
       const { status } = await p.channels.updateChannel(channelId, (current) => {
-        if (!current || BigInt(current.totalClaimed) === claimed) return current;
-        lowered = claimed < BigInt(current.totalClaimed);
-        return { ...current, totalClaimed: claimed.toString() };
+        if (!current) return current;
+        const stored = BigInt(current.totalClaimed);
+        // The chain's claims are raised to at once; lowered to only where a claim recorded here is gone from it.
+        return held.totalClaimed > stored || (held.totalClaimed < stored && gone)
+          ? { ...current, totalClaimed: held.totalClaimed.toString() }
+          : current;
       });
       if (status !== "updated") continue;
-      if (!lowered) reconciled++;
+      if (!gone) reconciled++;
       else {
-        // The store held more than the chain: a claim it recorded is not on chain any more (a reorg took it out).
         reorged++;
+        watched.delete(channelId);
         log(`[x402] the batch-settlement claim of channel ${channelId} is no longer on chain (a reorg): its vouchers are claimed again`);
       }
     }
@@ -184,15 +195,29 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   }
 
   /**
+   * Whether a claim of a watched channel is gone from the chain, as `held` (a read of it) shows: only when the
+   * read is reorgReadDepthBlocks past the block the claim round read at (for a channel watched since start,
+   * past the first read of it), so that a lagging provider or a read before the claim's block never lowers
+   * a recorded claim. Whether the chain holds less than the store is the caller's to compare.
+   */
+  function claimGone(channelId: string, held: EscrowChannel): boolean {
+    const watch = watched.get(channelId);
+    if (!watch) return false;
+    watch.anchorBlock ??= held.blockNumber;
+    return held.blockNumber > watch.anchorBlock + reorgReadDepthBlocks;
+  }
+
+  /**
    * The channels read back for reorgs: those this job claimed within reorgWatchSeconds, and until one round has
    * read them all after start, every channel the store counts as claimed (a restart forgets what was claimed).
-   * A channel is read back from the round after its claim on, when providers have its block.
    */
   async function watchedChannels(): Promise<string[]> {
     const now = clock().getTime();
-    for (const [id, at] of claimedAt) if (now - at > reorgWatchSeconds * 1000) claimedAt.delete(id);
-    const recent = [...claimedAt.keys()];
-    return watchedAfterStart ? recent : [...new Set([...recent, ...(await listClaimedChannels(p.db))])];
+    for (const [id, { since }] of watched) if (now - since > reorgWatchSeconds * 1000) watched.delete(id);
+    if (!watchedAfterStart) {
+      for (const id of await listClaimedChannels(p.db)) if (!watched.has(id)) watched.set(id, { since: now, anchorBlock: null });
+    }
+    return [...watched.keys()];
   }
 
   /** Claims `targets`, each up to what its escrow holds; the transactions mined and the channels they claimed. */
@@ -208,8 +233,8 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
           return [{ ...c, chargedCumulativeAmount: atMost(charged, held.balance).toString() }];
         }),
     });
-    const now = clock().getTime();
-    for (const id of targets) claimedAt.set(id, now);
+    const since = clock().getTime();
+    for (const id of targets) watched.set(id, { since, anchorBlock: escrow.get(id)?.blockNumber ?? null });
     return { transactions: results.map((r) => r.transaction), channels: results.reduce((n, r) => n + r.vouchers, 0) };
   }
 
@@ -218,7 +243,8 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     const state = await reconcile();
     if (!state) return { kind: "UNREAD" };
     const { claimable, escrow, withdrawing, reconciled, reorged } = state;
-    await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000));
+    // A watched channel's vouchers stay: a claim a reorg takes back is sent again from them.
+    await pruneClaimedVouchers(p.db, new Date(clock().getTime() - p.retentionSeconds * 1000), [...watched.keys()]);
     const trigger = claimTrigger(claimable, withdrawing, p.policy, clock());
     if (!trigger) {
       const { vouchers, amount } = unclaimedTotals(claimable);

@@ -12,8 +12,11 @@ const escrowViews = parseAbi([
   "function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)",
 ]);
 
-/** A channel as the escrow holds it: its balance, what its claims took, and whether the payer's timed withdrawal is pending. */
-export type EscrowChannel = { balance: bigint; totalClaimed: bigint; withdrawalPending: boolean };
+/**
+ * A channel as the escrow holds it: its balance, what its claims took, whether the payer's timed withdrawal is
+ * pending, and the number of the block it was read at.
+ */
+export type EscrowChannel = { balance: bigint; totalClaimed: bigint; withdrawalPending: boolean; blockNumber: number };
 
 /** The escrow's state at an evidence-grade block; null: it could not be read at evidence grade now. */
 export type EscrowState = {
@@ -59,7 +62,7 @@ export function escrowStateOnChain({ providers, chainId }: EscrowStateOnChainPar
         functionName: "pendingWithdrawals",
         data: values[2 * i + 1] as Hex,
       });
-      return [id.toLowerCase(), { balance, totalClaimed, withdrawalPending: initiatedAt !== 0 }];
+      return [id.toLowerCase(), { balance, totalClaimed, withdrawalPending: initiatedAt !== 0, blockNumber: block.blockNumber ?? 0 }];
     });
   }
 

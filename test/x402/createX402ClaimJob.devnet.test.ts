@@ -3,7 +3,12 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { X402ClaimPolicy } from "../../api/config";
 import type { AppDb } from "../../api/store/createAppStore";
-import { createX402ClaimJob, type X402ClaimJobParameters } from "../../api/x402/createX402ClaimJob";
+import {
+  createX402ClaimJob,
+  reorgReadDepthBlocks,
+  reorgWatchSeconds,
+  type X402ClaimJobParameters,
+} from "../../api/x402/createX402ClaimJob";
 import { batchEscrowAddress } from "../../api/x402/escrowCodeCheck";
 import { escrowStateOnChain } from "../../api/x402/readEscrowState";
 import type { X402Facilitator } from "../../api/x402/X402Facilitator";
@@ -170,10 +175,16 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       expect(await usdcBalance(manifest, service.payTo)).toBe(5n * price);
       expect(await job.sweepOnce()).toEqual({ kind: "NOTHING" });
 
-      // Claimed vouchers are kept for the retention period, then pruned; the channel rows stay.
+      // Claimed vouchers are kept for the retention period, and while their channel is watched for reorgs (a
+      // process watches every claimed channel for reorgWatchSeconds after it starts), then pruned; the channel
+      // rows stay.
       expect(await storedVouchers(backend, a.payer)).toHaveLength(2);
       await job.stop();
-      const later = claimJobOf(service, backend.store.db, {}, { clock: () => new Date(Date.now() + 86_400_000 + 60_000) });
+      let now = Date.now() + 86_400_000 + 60_000;
+      const later = claimJobOf(service, backend.store.db, {}, { clock: () => new Date(now) });
+      expect(await later.claimOnce()).toMatchObject({ kind: "WAITING", vouchers: 0 });
+      expect(await storedVouchers(backend, a.payer)).toHaveLength(2);
+      now += (reorgWatchSeconds + 1) * 1000;
       expect(await later.claimOnce()).toMatchObject({ kind: "WAITING", vouchers: 0 });
       await later.stop();
       expect(await storedVouchers(backend, a.payer)).toHaveLength(0);
@@ -214,9 +225,14 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       // The block holding the claim is dropped: the chain goes back to the block before it (anvil's evm_revert).
       await testClient(manifest).revert({ id: beforeClaim });
       expect([await claimedOnChain(channelId), await storedClaimed(backend, channelId)]).toEqual([0n, (3n * price).toString()]);
-      // The next round reads the claim's channel back, finds it unclaimed on chain and claims it again: the batch's
-      // transaction waits behind the gap the dropped one left in the gas key's nonces until its confirmation times
-      // out (30 s); the facilitator then forgets its next nonce, and the claim of the channel alone is mined.
+      // A read no further than reorgReadDepthBlocks past the claim round's block may be a lagging provider's: the
+      // recorded claim stands.
+      expect(await job.claimOnce()).toMatchObject({ kind: "WAITING", vouchers: 0, reorged: 0, reconciled: 0 });
+      expect(await storedClaimed(backend, channelId)).toBe((3n * price).toString());
+      // Past it, the claim is gone: the channel's vouchers are claimed again. The batch's transaction waits behind
+      // the gap the dropped one left in the gas key's nonces until its confirmation times out (30 s); the
+      // facilitator then forgets its next nonce, and the claim of the channel alone is mined.
+      await testClient(manifest).mine({ blocks: reorgReadDepthBlocks + 1 });
       expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 1, failed: 0, reorged: 1, reconciled: 0 });
       expect([await claimedOnChain(channelId), await storedClaimed(backend, channelId)]).toEqual([3n * price, (3n * price).toString()]);
       // Read back while the watch lasts, and changed no more.
