@@ -1,4 +1,4 @@
-import { type Address, encodeAbiParameters, encodePacked, type Hex, keccak256, numberToHex } from "viem";
+import { type Address, bytesToHex, type Hex, hexToBytes, keccak256, numberToHex } from "viem";
 
 /** Uniswap V4's PoolManager on Base: the singleton that holds every V4 pool (the devnet installs its fixture here). */
 export const baseUniswapV4PoolManager: Address = "0x498581fF718922c3f8e6A244956aF099B2652b2b";
@@ -6,14 +6,22 @@ export const baseUniswapV4PoolManager: Address = "0x498581fF718922c3f8e6A244956a
 /** A V4 pool's identity. Currency address(0) is native ETH; the hooks' low 14 address bits are its permissions. */
 export type UniswapV4PoolKey = { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
 
-/** The pool id: keccak256(abi.encode(PoolKey)), as V4's PoolIdLibrary computes it. */
+/**
+ * The pool id: keccak256(abi.encode(PoolKey)), as V4's PoolIdLibrary computes it. Built on bytes (viem's
+ * encodeAbiParameters goes through hex strings): the trade simulation derives a token's V4 ids per request.
+ */
 export function uniswapV4PoolId(key: UniswapV4PoolKey): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: "address" }, { type: "address" }, { type: "uint24" }, { type: "int24" }, { type: "address" }],
-      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
-    ),
-  );
+  if (!Number.isInteger(key.fee) || key.fee < 0 || key.fee >= 2 ** 24) throw new Error(`not a V4 fee: ${key.fee}`);
+  if (!Number.isInteger(key.tickSpacing) || key.tickSpacing < -(2 ** 23) || key.tickSpacing >= 2 ** 23) {
+    throw new Error(`not a V4 tick spacing: ${key.tickSpacing}`);
+  }
+  const words = new Uint8Array(160);
+  words.set(hexToBytes(key.currency0), 12);
+  words.set(hexToBytes(key.currency1), 44);
+  words.set(hexToBytes(numberToHex(key.fee, { size: 32 })), 64);
+  words.set(hexToBytes(numberToHex(BigInt.asUintN(256, BigInt(key.tickSpacing)), { size: 32 })), 96);
+  words.set(hexToBytes(key.hooks), 140);
+  return bytesToHex(keccak256(words, "bytes"));
 }
 
 /** Hook permission bits (V4's Hooks.sol): the flags set in the low bits of a hooks contract's address. */
@@ -51,7 +59,13 @@ const ticksOffset = 4n;
 const tickBitmapOffset = 5n;
 
 const word = (n: bigint): Hex => numberToHex(n, { size: 32 });
-const mappingSlot = (key: Hex, slot: bigint): Hex => keccak256(encodePacked(["bytes32", "bytes32"], [key, word(slot)]));
+/** keccak256(key ++ slot): a Solidity mapping's slot of `key`, built on bytes. */
+function mappingSlot(key: Hex, slot: bigint): Hex {
+  const input = new Uint8Array(64);
+  input.set(hexToBytes(key), 0);
+  input.set(hexToBytes(word(slot)), 32);
+  return bytesToHex(keccak256(input, "bytes"));
+}
 const signedKey = (n: number): Hex => numberToHex(BigInt.asUintN(256, BigInt(n)), { size: 32 });
 
 /**

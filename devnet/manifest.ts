@@ -91,7 +91,10 @@ export const SimulationFixture = z.object({
     maxTxAmount: z.string().regex(/^\d+$/),
     sellsRestricted: z.boolean(),
   }),
-  pools: z.array(z.object({ kind: z.enum(["uniswap-v2", "aerodrome-volatile", "uniswap-v3", "slipstream"]), address, quote: z.string() })),
+  /** A Uniswap V4 pool's address is the PoolManager's. */
+  pools: z.array(
+    z.object({ kind: z.enum(["uniswap-v2", "aerodrome-volatile", "uniswap-v3", "slipstream", "uniswap-v4"]), address, quote: z.string() }),
+  ),
 });
 export type SimulationFixture = z.infer<typeof SimulationFixture>;
 

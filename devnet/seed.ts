@@ -8,7 +8,7 @@ import { seedGasPriceOracle } from "./seed/gasPriceOracle";
 import { seedPools, tokenOf } from "./seed/pools";
 import { seedSimulationTokens } from "./seed/simulationTokens";
 import { seedTokens } from "./seed/tokens";
-import { seedV4Pools } from "./seed/v4Pools";
+import { placeUniswapV4PoolManager, seedV4Pools } from "./seed/v4Pools";
 
 /** How many funded test users the manifest lists (accounts 3..). */
 const userCount = 14;
@@ -26,16 +26,17 @@ export async function seedDevnet(rpcUrl: string): Promise<Manifest> {
 
   const tokens = await seedTokens(ctx, { fund: [traffic.address, ...users.map((u) => u.address)] });
   const markets = await seedPools(ctx, tokens.tokens);
+  const poolManager = await placeUniswapV4PoolManager(ctx);
   const simulationTokens = await seedSimulationTokens(
     ctx,
-    { ...markets.factories, router: markets.contracts.swapRouter },
+    { ...markets.factories, router: markets.contracts.swapRouter, poolManager },
     { USDC: tokenOf(tokens.tokens, "USDC"), WETH: tokenOf(tokens.tokens, "WETH") },
   );
   const capabilities = await seedCapabilityFixtures(ctx, { delegator: devnetAccount(devnetRoles.firstUser + userCount) });
   const gasPriceOracle = await seedGasPriceOracle(ctx);
   const batchSettlement = await seedBatchSettlement(ctx);
   // Last, so that the seeded state's last block holds a V4 liquidity change (the curated indexer starts there).
-  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter);
+  const v4 = await seedV4Pools(ctx, tokens.tokens, markets.contracts.swapRouter, poolManager);
 
   return {
     chainId: await ctx.client.getChainId(),

@@ -11,9 +11,11 @@ const units = z.string().regex(/^\d+$/).describe("base units, decimal");
 /** A pool the token trades in against USDC or WETH, found by address derivation at the pinned block. */
 export const SimulationPool = z.strictObject({
   address: WireAddress,
-  dex: z.enum(["uniswap-v2", "aerodrome-volatile", "aerodrome-stable", "uniswap-v3", "slipstream"]),
+  dex: z.enum(["uniswap-v2", "aerodrome-volatile", "aerodrome-stable", "uniswap-v3", "slipstream", "uniswap-v4"]),
+  /** A Uniswap V4 pool (whose `address` is the PoolManager's): its id and its hookless key's fee and tick spacing; null for the others. */
+  uniswapV4: z.strictObject({ id: z.string().regex(/^0x[0-9a-f]{64}$/), fee: z.int(), tickSpacing: z.int() }).nullable(),
   quote: z.strictObject({ symbol: z.enum(["USDC", "WETH"]), address: WireAddress, decimals: z.int() }),
-  /** A concentrated pool's (Uniswap V3, Slipstream): the virtual reserves of its in-range liquidity L at √P (token0 L/√P, token1 L·√P). */
+  /** A concentrated pool's (Uniswap V3 and V4, Slipstream): the virtual reserves of its in-range liquidity L at √P (token0 L/√P, token1 L·√P). */
   tokenReserve: units,
   quoteReserve: units,
   quoteReserveUsd: z.number().nonnegative(),

@@ -8,13 +8,16 @@ import {
   type Hex,
   hexToBigInt,
   keccak256,
+  multicall3Abi,
   numberToHex,
   pad,
-  parseAbi,
 } from "viem";
+import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
+import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
 import { baseMulticall3 } from "../../base/baseChain";
 import { sortTokens } from "../../base/poolAddress";
 import { type DexDeployments, derivePairCandidates } from "../../base/poolCandidates";
+import { uniswapV4PoolSlots } from "../../base/uniswapV4";
 import type { PinnedRead, PinnedReader, PinnedReadResult } from "../chain/createPinnedReader";
 import type { SimulationPool } from "./TradeSimulationResponse";
 
@@ -37,22 +40,21 @@ export type SimulationPools = {
   readFailed: boolean;
 };
 
-type Candidate = { dex: SimulationPool["dex"]; address: Address; token: Address; quote: QuoteAsset };
+/** A derived pool; a Uniswap V4 pool's `address` is the PoolManager's, its key's fee and tick spacing in `v4`. */
+type Candidate = {
+  dex: SimulationPool["dex"];
+  address: Address;
+  token: Address;
+  quote: QuoteAsset;
+  v4?: NonNullable<SimulationPool["uniswapV4"]>;
+};
 
 const reservesAbi = [
   { type: "function", name: "getReserves", stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }, { type: "uint256" }] },
 ] as const;
-const concentratedPoolAbi = parseAbi([
-  "function slot0() view returns (uint160 sqrtPriceX96)",
-  "function liquidity() view returns (uint128)",
-]);
-const multicall3Abi = parseAbi([
-  "struct Call3 { address target; bool allowFailure; bytes callData; }",
-  "struct Result { bool success; bytes returnData; }",
-  "function aggregate3(Call3[] calls) payable returns (Result[] returnData)",
-]);
-const slot0Data = encodeFunctionData({ abi: concentratedPoolAbi, functionName: "slot0" });
-const liquidityData = encodeFunctionData({ abi: concentratedPoolAbi, functionName: "liquidity" });
+const slot0Data = encodeFunctionData({ abi: UniswapV3PoolAbi, functionName: "slot0" });
+const liquidityData = encodeFunctionData({ abi: UniswapV3PoolAbi, functionName: "liquidity" });
+const mask = (bits: bigint) => (1n << bits) - 1n;
 const q96 = 2n ** 96n;
 /** A value no real balance holds: slot i's override holds it plus i, and balanceOf answers the one it read. */
 const probeBalance = 0x5151_5151_5151_5151_5151n;
@@ -65,8 +67,9 @@ export function mappingKey(holder: Address, slot: number): Hex {
 /**
  * One JSON-RPC batch at the pinned block: the token's code, symbol and decimals; the reserves of every
  * Uniswap V2 pair and Aerodrome pool its address derives to against USDC and WETH (and of WETH/USDC, for
- * WETH's price); and, for each quote token, balanceOf(holder) under an override of each candidate balance
- * slot, which finds the slot to fund the synthetic trader by.
+ * WETH's price); one Multicall3 aggregate3 of every Uniswap V3, Slipstream and V4 candidate's price and
+ * in-range liquidity; and, for each quote token, one balanceOf(holder) under an override of every candidate
+ * balance slot, which finds the slot to fund the synthetic trader by.
  */
 export async function readSimulationPools(
   reader: PinnedReader,
@@ -96,7 +99,7 @@ export async function readSimulationPools(
     const [tokenReserve, quoteReserve] = token0 === c.token ? r : [r[1], r[0]];
     return tokenReserve > 0n && quoteReserve > 0n ? [{ ...c, tokenReserve, quoteReserve }] : [];
   });
-  const wethPools = existing.filter((c) => c.token === weth.address && c.quote.address === usdc.address);
+  const wethPools = existing.filter((c) => c.token === weth.address && c.quote.address === usdc.address && pricesWeth(c));
   const wethDeepest = wethPools.sort((a, b) => Number(b.quoteReserve - a.quoteReserve))[0];
   const wethPriceRaw = wethDeepest ? (wethDeepest.quoteReserve * 10n ** BigInt(weth.decimals)) / wethDeepest.tokenReserve : 0n;
   // A pool holding less than one USDC unit per WETH prices nothing: no WETH-quoted pool is used then.
@@ -114,6 +117,7 @@ export async function readSimulationPools(
       return {
         address: c.address,
         dex: c.dex,
+        uniswapV4: c.v4 ?? null,
         quote: c.quote,
         tokenReserve: c.tokenReserve.toString(),
         quoteReserve: c.quoteReserve.toString(),
@@ -168,19 +172,24 @@ function balanceSlotProbe(quote: Address, holder: Address): PinnedRead {
 /**
  * Every pool `token` derives to against `quote`, as the indexer derives its candidates (base/poolCandidates.ts):
  * Uniswap V2, Uniswap V3 at each fee tier, Aerodrome volatile and stable, each Slipstream factory's tick
- * spacings; Uniswap V4 is left out (not simulated).
+ * spacings, and Uniswap V4's hookless pools of the standard fee and tick-spacing pairs (ERC-20 currencies
+ * only: native ETH is not simulated).
  */
 function candidatesOf(dexes: DexDeployments, token: Address, quote: QuoteAsset): Candidate[] {
-  const withoutV4 = { ...dexes, uniswapV4: { ...dexes.uniswapV4, feeTickSpacings: [] } };
   const pair = { symbol: "", token, quote: quote.symbol, against: quote.address };
-  return derivePairCandidates(withoutV4, pair).flatMap((c): Candidate[] => {
-    if (c.dex === "uniswap-v4") return [];
+  return derivePairCandidates(dexes, pair).map((c): Candidate => {
+    if (c.dex === "uniswap-v4") {
+      return { dex: c.dex, address: c.factory, token, quote, v4: { id: c.id, fee: c.fee, tickSpacing: c.tickSpacing } };
+    }
     const dex = c.dex === "aerodrome" ? (c.stable ? "aerodrome-stable" : "aerodrome-volatile") : c.dex;
-    return [{ dex, address: c.address, token, quote }];
+    return { dex, address: c.address, token, quote };
   });
 }
 
-const isConcentrated = (c: Candidate) => c.dex === "uniswap-v3" || c.dex === "slipstream";
+const isConcentrated = (c: Candidate) => c.dex === "uniswap-v3" || c.dex === "slipstream" || c.dex === "uniswap-v4";
+
+/** The pools WETH's price rests on: those whose reserves are their depth and price (constant product). */
+const pricesWeth = (c: Candidate) => c.dex === "uniswap-v2" || c.dex === "aerodrome-volatile";
 
 const wethPriceCandidatesByDexes = new WeakMap<DexDeployments, Map<string, Candidate[]>>();
 
@@ -197,18 +206,26 @@ function wethPriceCandidates(dexes: DexDeployments, [usdc, weth]: readonly [Quot
   const key = `${weth.address}/${usdc.address}`;
   let found = byQuotes.get(key);
   if (!found) {
-    found = candidatesOf(dexes, weth.address, usdc).filter((c) => c.dex === "uniswap-v2" || c.dex === "aerodrome-volatile");
+    found = candidatesOf(dexes, weth.address, usdc).filter(pricesWeth);
     byQuotes.set(key, found);
   }
   return found;
 }
 
-/** One Multicall3 call reading slot0() and liquidity() of every concentrated candidate (a pool without code answers empty). */
+/**
+ * One Multicall3 call reading every concentrated candidate's price and in-range liquidity: slot0() and
+ * liquidity() of a V3-style pool (a pool without code answers empty), the PoolManager's extsload of a V4
+ * pool's two slots (an uninitialized pool's are zero).
+ */
 function concentratedStateCall(candidates: readonly Candidate[]): Hex {
-  const calls = candidates.flatMap((c) => [
-    { target: c.address, allowFailure: true, callData: slot0Data },
-    { target: c.address, allowFailure: true, callData: liquidityData },
-  ]);
+  const extsload = (slot: Hex) => encodeFunctionData({ abi: UniswapV4PoolManagerAbi, functionName: "extsload", args: [slot] });
+  const calls = candidates.flatMap((c) => {
+    const slots = c.v4 ? uniswapV4PoolSlots(c.v4.id as Hex) : null;
+    return [
+      { target: c.address, allowFailure: true, callData: slots ? extsload(slots.slot0) : slot0Data },
+      { target: c.address, allowFailure: true, callData: slots ? extsload(slots.liquidity) : liquidityData },
+    ];
+  });
   return encodeFunctionData({ abi: multicall3Abi, functionName: "aggregate3", args: [calls] });
 }
 
@@ -218,7 +235,8 @@ function concentratedStateCall(candidates: readonly Candidate[]): Hex {
  * failed multicall fails every candidate's read.
  */
 function concentratedReserves(candidates: readonly Candidate[], result: PinnedReadResult | undefined): (PinnedReadResult | undefined)[] {
-  if (!result?.ok) return candidates.map(() => result);
+  // A reverted aggregate3 (allowFailure never reverts it) is a failed read too, not an absence of pools.
+  if (!result?.ok) return candidates.map(() => (result?.reverted ? { ok: false, error: "aggregate3 reverted", reverted: false } : result));
   let answers: readonly { success: boolean; returnData: Hex }[];
   try {
     answers = decodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", data: result.value });
@@ -227,11 +245,14 @@ function concentratedReserves(candidates: readonly Candidate[], result: PinnedRe
   }
   return candidates.map((_, i) => {
     const [slot0, liquidity] = [answers[2 * i], answers[2 * i + 1]];
-    if (!slot0?.success || !liquidity?.success || slot0.returnData.length < 66 || liquidity.returnData.length < 66) {
-      return { ok: true, value: "0x" };
-    }
-    const sqrtPriceX96 = hexToBigInt(`0x${slot0.returnData.slice(2, 66)}`);
-    const active = hexToBigInt(`0x${liquidity.returnData.slice(2, 66)}`);
+    // A call to an address without code succeeds with no data (no pool there); code that refuses the read is
+    // not a pool answering, and the state cannot be read at evidence grade.
+    if (!slot0?.success || !liquidity?.success) return { ok: false, error: "a pool's state read reverted", reverted: false };
+    if (slot0.returnData.length < 66 || liquidity.returnData.length < 66) return { ok: true, value: "0x" };
+    // The first word: V3's sqrtPriceX96 and liquidity, or V4's packed slots (the price in the low 160 bits,
+    // the liquidity in the low 128).
+    const sqrtPriceX96 = hexToBigInt(`0x${slot0.returnData.slice(2, 66)}`) & mask(160n);
+    const active = hexToBigInt(`0x${liquidity.returnData.slice(2, 66)}`) & mask(128n);
     if (sqrtPriceX96 === 0n) return { ok: true, value: "0x" };
     const reserve0 = (active * q96) / sqrtPriceX96;
     const reserve1 = (active * sqrtPriceX96) / q96;

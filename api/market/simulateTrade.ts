@@ -51,8 +51,8 @@ export const simulationTrader = syntheticAddress("trade simulation trader");
 export const simulationPeer = syntheticAddress("trade simulation peer");
 
 /**
- * Simulates buying and selling `address` at one pinned block: finds its Uniswap V2 and V3, Aerodrome and
- * Slipstream pools against USDC and WETH by address derivation (one batch), and trades through the deepest in one eth_call
+ * Simulates buying and selling `address` at one pinned block: finds its Uniswap V2, V3 and V4, Aerodrome
+ * and Slipstream pools against USDC and WETH by address derivation (one batch), and trades through the deepest in one eth_call
  * whose state overrides place the helper contract at a synthetic trader and peer and fund the trader's
  * quote asset through the balance slot the batch found. Two round trips after the pin; `conclusion` is null.
  */
@@ -105,7 +105,7 @@ export async function simulateTrade(
   if (!pool) {
     return failure(
       "DATA_SOURCE_UNAVAILABLE",
-      `no pool: no Uniswap V2 or V3, Aerodrome or Slipstream pool of ${request.address} against USDC or WETH at block ${block.blockNumber}`,
+      `no pool: no Uniswap V2, V3 or V4, Aerodrome or Slipstream pool of ${request.address} against USDC or WETH at block ${block.blockNumber}`,
       { observationBlock: block },
     );
   }
@@ -136,7 +136,8 @@ export async function simulateTrade(
       stateOverride: {
         [simulationTrader]: { code: tradeSimulatorRuntime },
         [simulationPeer]: { code: tradeSimulatorRuntime },
-        // Four large buys' worth: the small and the large buy, and the ladder's probes, which pay the large amount.
+        // Four large buys' worth: the small and the large buy, and the ladder's probes, each paying at most the large
+        // amount (a V2-style probe pays it; a concentrated one what its exact output costs, below it up to the large buy's output).
         [pool.quote.address]: { stateDiff: { [mappingKey(simulationTrader, balanceSlot)]: pad(numberToHex(largeIn * 4n)) } },
       },
     },
@@ -171,11 +172,12 @@ const simulatorKinds = {
   "aerodrome-stable": 1,
   "uniswap-v3": 2,
   slipstream: 2,
+  "uniswap-v4": 3,
 } as const satisfies Record<SimulationPool["dex"], number>;
 
 /** TradeSimulator.simulate's plan: what to trade through, the amounts, the ladder's step and bound, each step's gas. */
 export function simulationPlan(p: {
-  pool: Pick<SimulationPool, "address" | "dex" | "quote">;
+  pool: Pick<SimulationPool, "address" | "dex" | "quote" | "uniswapV4">;
   token: Address;
   smallIn: bigint;
   largeIn: bigint;
@@ -185,6 +187,8 @@ export function simulationPlan(p: {
   return {
     pool: p.pool.address,
     kind: simulatorKinds[p.pool.dex],
+    fee: p.pool.uniswapV4?.fee ?? 0,
+    tickSpacing: p.pool.uniswapV4?.tickSpacing ?? 0,
     token: p.token,
     quote: p.pool.quote.address,
     peer: simulationPeer,

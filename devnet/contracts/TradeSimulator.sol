@@ -12,6 +12,29 @@ interface ISimConcentratedPool {
         returns (int256 amount0, int256 amount1);
 }
 
+/// Uniswap V4's PoolKey and SwapParams, and the PoolManager's flash-accounting calls.
+struct SimPoolKey {
+    address currency0;
+    address currency1;
+    uint24 fee;
+    int24 tickSpacing;
+    address hooks;
+}
+
+struct SimSwapParams {
+    bool zeroForOne;
+    int256 amountSpecified;
+    uint160 sqrtPriceLimitX96;
+}
+
+interface ISimPoolManager {
+    function unlock(bytes calldata data) external returns (bytes memory);
+    function swap(SimPoolKey memory key, SimSwapParams memory params, bytes calldata hookData) external returns (int256);
+    function sync(address currency) external;
+    function settle() external payable returns (uint256);
+    function take(address currency, address to, uint256 amount) external;
+}
+
 interface ISimPair {
     function getReserves() external view returns (uint256, uint256, uint256);
     function getAmountOut(uint256 amountIn, address tokenIn) external view returns (uint256);
@@ -31,10 +54,14 @@ contract TradeSimulator {
     address private _swappingPool;
 
     /// kind 0: Uniswap V2 pair (0.3% fee from reserves); kind 1: Aerodrome pool (its own getAmountOut); kind 2:
-    /// a concentrated pool (Uniswap V3 or Slipstream: swap with a callback, quoted by a swap reverted in it).
+    /// a concentrated pool (Uniswap V3 or Slipstream: swap with a callback, quoted by a swap reverted in it);
+    /// kind 3: a hookless Uniswap V4 pool of `fee` and `tickSpacing` (`pool` is the PoolManager: swap inside
+    /// unlock, then take, sync and settle; quoted likewise).
     struct Plan {
         address pool;
         uint8 kind;
+        uint24 fee;
+        int24 tickSpacing;
         address token;
         address quote;
         address peer;
@@ -97,7 +124,7 @@ contract TradeSimulator {
 
     /// Buys the token with `amountIn` of the quote asset at the pool's own quote.
     function buy(Plan calldata p, uint256 amountIn) external returns (uint256, uint256, uint256, uint256) {
-        if (p.kind == 2) return _buyConcentrated(p, amountIn);
+        if (p.kind >= 2) return _buyConcentrated(p, amountIn);
         uint256 out = quote(p, p.quote, amountIn);
         uint256 poolBefore = ISimToken(p.quote).balanceOf(p.pool);
         _pay(p.quote, p.pool, amountIn);
@@ -123,7 +150,7 @@ contract TradeSimulator {
 
     /// Sells `amount` of the token: the pool's quote for what was sent against what it pays for what arrived.
     function sell(Plan calldata p, uint256 amount) public returns (uint256, uint256, uint256, uint256) {
-        if (p.kind == 2) return _sellConcentrated(p, amount);
+        if (p.kind >= 2) return _sellConcentrated(p, amount);
         uint256 quoted = quote(p, p.token, amount);
         uint256 arrived = _payPool(p, amount);
         uint256 before = ISimToken(p.quote).balanceOf(address(this));
@@ -140,7 +167,7 @@ contract TradeSimulator {
 
     /// Tries `amount` (token units leaving the pool on a buy, or sent on a sell), then reverts whatever happened.
     function probe(Plan calldata p, bool buying, uint256 amount) external {
-        if (buying && p.kind == 2) {
+        if (buying && p.kind >= 2) {
             _swapConcentrated(p, p.quote, -int256(amount), false);
         } else if (buying) {
             _pay(p.quote, p.pool, p.largeIn);
@@ -154,7 +181,7 @@ contract TradeSimulator {
     /// The pool's output for `amountIn` of `tokenIn` before the trade: from its reserves, or for a concentrated
     /// pool from a swap reverted in its callback (0 where that swap fails before the callback).
     function quote(Plan calldata p, address tokenIn, uint256 amountIn) public returns (uint256) {
-        if (p.kind == 2) {
+        if (p.kind >= 2) {
             try this.quoteConcentrated(p, tokenIn, amountIn) {}
             catch (bytes memory data) {
                 if (data.length == 36 && bytes4(data) == Quoted.selector) {
@@ -217,6 +244,15 @@ contract TradeSimulator {
     {
         bool zeroForOne = tokenIn < (tokenIn == p.token ? p.quote : p.token);
         _swappingPool = p.pool;
+        if (p.kind == 3) {
+            SimPoolKey memory key = SimPoolKey(
+                zeroForOne ? tokenIn : _other(p, tokenIn), zeroForOne ? _other(p, tokenIn) : tokenIn, p.fee, p.tickSpacing, address(0)
+            );
+            // V4's sign is V3's reversed: negative is an exact input.
+            bytes memory paid = ISimPoolManager(p.pool).unlock(abi.encode(key, zeroForOne, -amountSpecified, quoting));
+            _swappingPool = address(0);
+            return abi.decode(paid, (uint256, uint256));
+        }
         (int256 amount0, int256 amount1) = ISimConcentratedPool(p.pool).swap(
             address(this),
             zeroForOne,
@@ -229,11 +265,39 @@ contract TradeSimulator {
         return (uint256(inDelta), uint256(-outDelta));
     }
 
+    /// V4's flash accounting, called back inside unlock: the swap, then the output taken first (as a pool pays
+    /// first) and the input paid and settled; an input that arrives short leaves its delta open, and unlock
+    /// reverts with CurrencyNotSettled. Quoting reverts with the output after the swap.
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        require(msg.sender == _swappingPool, "callback from an unexpected pool manager");
+        (SimPoolKey memory key, bool zeroForOne, int256 amountSpecified, bool quoting) =
+            abi.decode(data, (SimPoolKey, bool, int256, bool));
+        ISimPoolManager manager = ISimPoolManager(msg.sender);
+        int256 delta = manager.swap(
+            key, SimSwapParams(zeroForOne, amountSpecified, zeroForOne ? MIN_SQRT_RATIO_INSIDE : MAX_SQRT_RATIO_INSIDE), ""
+        );
+        (int128 delta0, int128 delta1) = (int128(delta >> 128), int128(delta));
+        (int128 deltaIn, int128 deltaOut) = zeroForOne ? (delta0, delta1) : (delta1, delta0);
+        uint256 owed = uint256(uint128(-deltaIn));
+        uint256 out = uint256(uint128(deltaOut));
+        if (quoting) revert Quoted(out);
+        (address tokenIn, address tokenOut) = zeroForOne ? (key.currency0, key.currency1) : (key.currency1, key.currency0);
+        manager.take(tokenOut, address(this), out);
+        manager.sync(tokenIn);
+        _pay(tokenIn, address(manager), owed);
+        manager.settle();
+        return abi.encode(owed, out);
+    }
+
+    function _other(Plan calldata p, address token) private pure returns (address) {
+        return token == p.token ? p.quote : p.token;
+    }
+
     /// Tokens a large buy would take out of the pool, at least: a concentrated pool's quote would run the
     /// token's transfer (which may be what failed), so its bound is the small buy's output scaled up, which
     /// the curve's concavity keeps above the large buy's.
     function _largeBuyOut(Plan calldata p, uint256 smallOut) private returns (uint256) {
-        if (p.kind != 2) return quote(p, p.quote, p.largeIn);
+        if (p.kind < 2) return quote(p, p.quote, p.largeIn);
         return (smallOut * p.largeIn + p.smallIn - 1) / p.smallIn;
     }
 

@@ -34,14 +34,22 @@ interface IDevnetPoolManagerPayer {
     function payPoolManager(PoolKey calldata key, int128 amount0, int128 amount1) external;
 }
 
+/// What `unlock` calls on its caller, as V4's IUnlockCallback.
+interface IUnlockCallback {
+    function unlockCallback(bytes calldata data) external returns (bytes memory);
+}
+
 /// A Uniswap V4 PoolManager fixture, installed on the devnet at Base's PoolManager address by
 /// `anvil_setCode` (so it has no immutables and no constructor state). It emits mainnet's `Initialize`,
 /// `ModifyLiquidity` and `Swap` events, keys pools by V4's pool id, lays `_pools` out as V4 does (slot 6,
 /// V4's Pool.State) and answers `extsload`, so that V4's StateLibrary reads work on it as on mainnet.
 /// Swaps use the same concentrated-liquidity math as the V3 fixture (MarketConcentratedPool).
-/// Simplified: no unlock/flash accounting (the caller is paid its positive deltas at once and pays its
-/// negative ones through `payPoolManager` in the same call), no protocol fees, no fee growth, no ERC-6909
-/// claims, no donate; the hooks address of a PoolKey is stored in the id and events but never called.
+/// Two ways to pay: the devnet's own tools call `swap` and `modifyLiquidity` directly, and are paid their
+/// positive deltas at once and pay their negative ones through `payPoolManager` in the same call; inside
+/// `unlock` a swap is flash-accounted as V4's (currency deltas settled by `sync`/`settle` and `take`,
+/// `CurrencyNotSettled` when unlock returns with any left), which is how a V4 router, and the trade
+/// simulation, trade on Base. Simplified otherwise: no protocol fees, no fee growth, no ERC-6909 claims, no
+/// donate; the hooks address of a PoolKey is stored in the id and events but never called.
 contract UniswapV4PoolManager {
     using MarketSafeTransfer for address;
     using MarketConcentratedPool for MarketConcentratedPool.State;
@@ -79,7 +87,15 @@ contract UniswapV4PoolManager {
     // V4 keeps its owner, protocol fees and ERC-6909 claims in slots 0-5; StateLibrary reads `_pools` at slot 6.
     uint256[6] private _unusedSlots;
     mapping(bytes32 => MarketConcentratedPool.State) internal _pools;
+    /// The unlocker's delta per currency (positive: owed to it); zero whenever no unlock is under way.
+    mapping(address => int256) private _currencyDelta;
     bool private transient _locked;
+    address private transient _unlocker;
+    uint256 private transient _nonzeroDeltas;
+    address private transient _syncedCurrency;
+    uint256 private transient _syncedReserves;
+
+    error CurrencyNotSettled();
 
     modifier lock() {
         require(!_locked, "locked");
@@ -124,6 +140,38 @@ contract UniswapV4PoolManager {
         feesAccrued = 0;
     }
 
+    /// V4's entry for flash-accounted operations: calls back the caller, which then swaps, syncs, settles and
+    /// takes; every currency's delta must be back at zero when the callback returns.
+    function unlock(bytes calldata data) external returns (bytes memory result) {
+        require(_unlocker == address(0), "already unlocked");
+        _unlocker = msg.sender;
+        result = IUnlockCallback(msg.sender).unlockCallback(data);
+        if (_nonzeroDeltas != 0) revert CurrencyNotSettled();
+        _unlocker = address(0);
+    }
+
+    /// Notes `currency`'s balance here, so that `settle` credits what arrives after it.
+    function sync(address currency) external {
+        _syncedCurrency = currency;
+        _syncedReserves = currency == address(0) ? 0 : currency.currencyBalanceOf(address(this));
+    }
+
+    /// Credits the unlocker with what arrived since `sync` (native ETH: the call's value, unsynced).
+    function settle() external payable returns (uint256 paid) {
+        require(_unlocker != address(0) && msg.sender == _unlocker, "not unlocked");
+        address currency = _syncedCurrency;
+        paid = currency == address(0) ? msg.value : currency.currencyBalanceOf(address(this)) - _syncedReserves;
+        _syncedCurrency = address(0);
+        _accountDelta(currency, int256(paid));
+    }
+
+    /// Sends `amount` of `currency` to `to`, debited from the unlocker.
+    function take(address currency, address to, uint256 amount) external {
+        require(_unlocker != address(0) && msg.sender == _unlocker, "not unlocked");
+        _accountDelta(currency, -int256(amount));
+        currency.sendCurrency(to, amount);
+    }
+
     function swap(PoolKey memory key, SwapParams memory params, bytes calldata) external lock returns (int256 swapDelta) {
         bytes32 id = keccak256(abi.encode(key));
         MarketConcentratedPool.State storage pool = _pools[id];
@@ -136,7 +184,20 @@ contract UniswapV4PoolManager {
         emit Swap(
             id, msg.sender, _toInt128(-amount0), _toInt128(-amount1), pool.slot0.sqrtPriceX96, pool.liquidity, pool.slot0.tick, fee
         );
-        swapDelta = _settle(key, -amount0, -amount1);
+        if (_unlocker == address(0)) return _settle(key, -amount0, -amount1);
+        require(msg.sender == _unlocker, "not the unlocker");
+        _accountDelta(key.currency0, -amount0);
+        _accountDelta(key.currency1, -amount1);
+        swapDelta = int256(_toInt128(-amount0)) << 128 | int256(uint256(uint128(_toInt128(-amount1))));
+    }
+
+    function _accountDelta(address currency, int256 delta) private {
+        if (delta == 0) return;
+        int256 before = _currencyDelta[currency];
+        int256 next = before + delta;
+        if (before == 0) _nonzeroDeltas += 1;
+        if (next == 0) _nonzeroDeltas -= 1;
+        _currencyDelta[currency] = next;
     }
 
     function extsload(bytes32 slot) external view returns (bytes32 value) {

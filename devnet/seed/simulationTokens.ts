@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, getAddress, keccak256, maxUint256, parseUnits, stringToHex } from "viem";
+import { type Address, erc20Abi, getAddress, keccak256, maxUint256, pad, parseUnits, stringToHex, zeroAddress } from "viem";
 import { AerodromePoolFactoryAbi } from "../../abis/AerodromePoolFactoryAbi";
 import { UniswapV2FactoryAbi } from "../../abis/UniswapV2FactoryAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
@@ -19,7 +19,11 @@ type Traps = SimulationFixture["traps"];
 const none: Traps = { buyFeeBps: 0, sellFeeBps: 0, transferFeeBps: 0, rebaseBps: 0, maxTxAmount: "0", sellsRestricted: false };
 
 /** A concentrated pool (full range) three times as deep as the fixture's V2 pool, so the one traded through. */
-type ConcentratedPool = { quote: "USDC" | "WETH" } & ({ kind: "uniswap-v3"; fee: number } | { kind: "slipstream"; tickSpacing: number });
+type ConcentratedPool = { quote: "USDC" | "WETH" } & (
+  | { kind: "uniswap-v3"; fee: number }
+  | { kind: "slipstream"; tickSpacing: number }
+  | { kind: "uniswap-v4"; fee: number; tickSpacing: number }
+);
 
 /** Every fixture at $1 a token (18 decimals), each with a Uniswap V2 pool against USDC holding $1M. */
 const fixtureSpecs: { name: string; traps: Traps; deeperWethPool?: true; concentrated?: ConcentratedPool }[] = [
@@ -36,6 +40,19 @@ const fixtureSpecs: { name: string; traps: Traps; deeperWethPool?: true; concent
   { name: "concentratedBuyTax", traps: { ...none, buyFeeBps: 300 }, concentrated: { quote: "WETH", kind: "slipstream", tickSpacing: 100 } },
   // A concentrated pool takes exactly what it is owed: this token's sells through it revert (Uniswap V3's IIA).
   { name: "concentratedSellTax", traps: { ...none, sellFeeBps: 500 }, concentrated: { quote: "USDC", kind: "uniswap-v3", fee: 500 } },
+  // Its ladder's probes are exact-output swaps of the concentrated pool.
+  {
+    name: "concentratedMaxTx",
+    traps: { ...none, maxTxAmount: parseUnits("5000", 18).toString() },
+    concentrated: { quote: "USDC", kind: "uniswap-v3", fee: 3000 },
+  },
+  // A hookless Uniswap V4 pool: traded inside the PoolManager's unlock, its sells settled short revert (CurrencyNotSettled).
+  { name: "v4BuyTax", traps: { ...none, buyFeeBps: 200 }, concentrated: { quote: "USDC", kind: "uniswap-v4", fee: 3000, tickSpacing: 60 } },
+  {
+    name: "v4SellTax",
+    traps: { ...none, sellFeeBps: 400 },
+    concentrated: { quote: "WETH", kind: "uniswap-v4", fee: 500, tickSpacing: 10 },
+  },
 ];
 
 const poolUsdPerSide = 500_000;
@@ -48,7 +65,7 @@ const supply = parseUnits("100000000", 18);
  */
 export async function seedSimulationTokens(
   ctx: SeedContext,
-  dexes: Factories & { router: Address },
+  dexes: Factories & { router: Address; poolManager: Address },
   quotes: { USDC: ManifestToken; WETH: ManifestToken },
 ): Promise<SimulationFixture[]> {
   const fixtures: SimulationFixture[] = [];
@@ -87,24 +104,39 @@ function sidesOf(token: Address, quote: ManifestToken, usd: number): [bigint, bi
 }
 
 /**
- * A Uniswap V3 or Slipstream pool of `token` against `quote` at the token's $1, with one full-range position
+ * A Uniswap V3, Slipstream or hookless V4 pool of `token` against `quote` at the token's $1, with one full-range position
  * of 3 × poolUsdPerSide a side: its liquidity is √(amount0 · amount1), as a constant-product pool's.
  */
 async function seedConcentratedPool(
   ctx: SeedContext,
-  dexes: Factories & { router: Address },
+  dexes: Factories & { router: Address; poolManager: Address },
   token: Address,
   quote: ManifestToken,
   spec: ConcentratedPool,
 ): Promise<SimulationFixture["pools"][number]> {
   const [amount0, amount1] = sidesOf(token, quote, poolUsdPerSide * 3);
   const [token0, token1] = sortTokens(token, quote.address);
-  const poolSpec = { ...spec, base: token, tvlUsd: poolUsdPerSide * 6 };
-  const pool = await createPool(ctx, dexes, poolSpec, token0, token1, sqrtPriceX96Of({ num: amount1, den: amount0 }));
-  const tickSpacing = await ctx.client.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "tickSpacing" });
-  const edge = Math.floor(887_272 / tickSpacing) * tickSpacing;
+  const sqrtPriceX96 = sqrtPriceX96Of({ num: amount1, den: amount0 });
   // A part per million below: what the mint asks for rounds up.
   const liquidity = (bigintSqrt(amount0 * amount1) * 999_999n) / 1_000_000n;
+  const fullRange = (tickSpacing: number) => Math.floor(887_272 / tickSpacing) * tickSpacing;
+  if (spec.kind === "uniswap-v4") {
+    const key = { currency0: token0, currency1: token1, fee: spec.fee, tickSpacing: spec.tickSpacing, hooks: zeroAddress };
+    const manager = { address: dexes.poolManager, abi: artifactOf(ctx.artifacts, "UniswapV4PoolManager").abi };
+    await send(ctx, { ...manager, functionName: "initialize", args: [key, sqrtPriceX96] });
+    const edge = fullRange(spec.tickSpacing);
+    await send(ctx, {
+      address: dexes.router,
+      abi: devnetSwapRouterAbi,
+      functionName: "mintV4",
+      args: [key, -edge, edge, liquidity, pad("0x01")],
+    });
+    return { kind: spec.kind, address: dexes.poolManager, quote: quote.symbol };
+  }
+  const poolSpec = { ...spec, base: token, tvlUsd: poolUsdPerSide * 6 };
+  const pool = await createPool(ctx, dexes, poolSpec, token0, token1, sqrtPriceX96);
+  const tickSpacing = await ctx.client.readContract({ address: pool, abi: UniswapV3PoolAbi, functionName: "tickSpacing" });
+  const edge = fullRange(tickSpacing);
   await send(ctx, {
     address: dexes.router,
     abi: devnetSwapRouterAbi,

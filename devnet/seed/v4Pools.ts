@@ -44,17 +44,21 @@ export function v4PoolName(spec: V4PoolSpec): string {
 /** ETH the deployer gets for the native-ETH sides of the V4 pools (far more than they take). */
 const ethForPools = parseEther("1000000");
 
+/** Installs the PoolManager fixture at Base's PoolManager address (before any seeding that trades in V4). */
+export function placeUniswapV4PoolManager(ctx: SeedContext): Promise<Address> {
+  return placeFixture(ctx, "UniswapV4PoolManager", baseUniswapV4PoolManager);
+}
+
 /**
- * Installs the PoolManager fixture at Base's PoolManager address, deploys the two untracked tokens, and
- * initialises every pool of `v4PoolSpecs` at the reference prices with overlapping positions (through the
+ * Deploys the two untracked tokens, and initialises every pool of `v4PoolSpecs` at the reference prices with overlapping positions (through the
  * router, which owns them in the PoolManager's books) from the deployer's funds.
  */
 export async function seedV4Pools(
   ctx: SeedContext,
   tokens: Record<string, ManifestToken>,
   router: Address,
+  poolManager: Address,
 ): Promise<{ v4Pools: ManifestV4Pool[]; contracts: Record<string, Address> }> {
-  const poolManager = await placeFixture(ctx, "UniswapV4PoolManager", baseUniswapV4PoolManager);
   const untracked = { UNTA: await seedUntrackedToken(ctx, "UNTA", router), UNTB: await seedUntrackedToken(ctx, "UNTB", router) };
   const deployer = ctx.client.account.address;
   await ctx.client.setBalance({ address: deployer, value: (await ctx.client.getBalance({ address: deployer })) + ethForPools });

@@ -241,7 +241,9 @@ export type TokenPrice = {
 /** A pool of a simulated token against USDC or WETH, found by address derivation at the pinned block. */
 export type SimulationPool = {
   address: Address;
-  dex: "uniswap-v2" | "aerodrome-volatile" | "aerodrome-stable" | "uniswap-v3" | "slipstream";
+  dex: "uniswap-v2" | "aerodrome-volatile" | "aerodrome-stable" | "uniswap-v3" | "slipstream" | "uniswap-v4";
+  /** A Uniswap V4 pool (whose address is the PoolManager's): its id and its key's fee and tick spacing; null for the others. */
+  uniswapV4: { id: string; fee: number; tickSpacing: number } | null;
   quote: { symbol: "USDC" | "WETH"; address: Address; decimals: number };
   tokenReserve: string;
   quoteReserve: string;
