@@ -1,10 +1,14 @@
-import { type Address, bytesToHex, type Hex, hexToBytes, keccak256, numberToHex } from "viem";
+import { type Address, bytesToHex, type Hex, hexToBytes, isAddress, keccak256, numberToHex } from "viem";
 
 /** Uniswap V4's PoolManager on Base: the singleton that holds every V4 pool (the devnet installs its fixture here). */
 export const baseUniswapV4PoolManager: Address = "0x498581fF718922c3f8e6A244956aF099B2652b2b";
 
 /** A V4 pool's identity. Currency address(0) is native ETH; the hooks' low 14 address bits are its permissions. */
 export type UniswapV4PoolKey = { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
+
+/** A 32-byte word of `n`, and of a signed `n` in two's complement (as abi.encode lays out an int24). */
+const word = (n: bigint): Hex => numberToHex(n, { size: 32 });
+const signedKey = (n: number): Hex => numberToHex(BigInt.asUintN(256, BigInt(n)), { size: 32 });
 
 /**
  * The pool id: keccak256(abi.encode(PoolKey)), as V4's PoolIdLibrary computes it. Built on bytes (viem's
@@ -15,11 +19,14 @@ export function uniswapV4PoolId(key: UniswapV4PoolKey): Hex {
   if (!Number.isInteger(key.tickSpacing) || key.tickSpacing < -(2 ** 23) || key.tickSpacing >= 2 ** 23) {
     throw new Error(`not a V4 tick spacing: ${key.tickSpacing}`);
   }
+  for (const address of [key.currency0, key.currency1, key.hooks]) {
+    if (!isAddress(address, { strict: false })) throw new Error(`not an address: ${address}`);
+  }
   const words = new Uint8Array(160);
   words.set(hexToBytes(key.currency0), 12);
   words.set(hexToBytes(key.currency1), 44);
-  words.set(hexToBytes(numberToHex(key.fee, { size: 32 })), 64);
-  words.set(hexToBytes(numberToHex(BigInt.asUintN(256, BigInt(key.tickSpacing)), { size: 32 })), 96);
+  words.set(hexToBytes(word(BigInt(key.fee))), 64);
+  words.set(hexToBytes(signedKey(key.tickSpacing)), 96);
   words.set(hexToBytes(key.hooks), 140);
   return bytesToHex(keccak256(words, "bytes"));
 }
@@ -58,7 +65,6 @@ const liquidityOffset = 3n;
 const ticksOffset = 4n;
 const tickBitmapOffset = 5n;
 
-const word = (n: bigint): Hex => numberToHex(n, { size: 32 });
 /** keccak256(key ++ slot): a Solidity mapping's slot of `key`, built on bytes. */
 function mappingSlot(key: Hex, slot: bigint): Hex {
   const input = new Uint8Array(64);
@@ -66,7 +72,6 @@ function mappingSlot(key: Hex, slot: bigint): Hex {
   input.set(hexToBytes(word(slot)), 32);
   return bytesToHex(keccak256(input, "bytes"));
 }
-const signedKey = (n: number): Hex => numberToHex(BigInt.asUintN(256, BigInt(n)), { size: 32 });
 
 /**
  * The PoolManager's storage slots of one pool, as V4's StateLibrary computes them for `extsload`: slot0

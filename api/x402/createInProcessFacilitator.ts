@@ -14,6 +14,7 @@ import {
   keccak256,
   parseTransaction,
   publicActions,
+  TransactionNotFoundError,
   type Transport,
 } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
@@ -209,7 +210,9 @@ export function createInProcessFacilitator({
   async function unlessDropped(result: SettleResponse): Promise<SettleResponse> {
     if (result.success || !result.transaction || !isHash(result.transaction)) return result;
     try {
-      const sent = await client.getTransaction({ hash: result.transaction }).catch(() => null);
+      const sent = await client
+        .getTransaction({ hash: result.transaction })
+        .catch((error: unknown) => (error instanceof TransactionNotFoundError ? null : Promise.reject(error)));
       const pending = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
       if (sent === null || pending <= sent.nonce) nonceManager.reset({ address: account.address, chainId: chain.id });
     } catch {

@@ -29,6 +29,12 @@ export type X402ClaimJobParameters = {
   log?: (message: string) => void;
 };
 
+/**
+ * A channel read back for reorgs: since when; the block the round that claimed it read at (the claim was mined
+ * after it; for a channel watched since start, its first read); the last block at which a read showed the claim.
+ */
+type Watch = { since: number; anchorBlock: number | null; confirmedBlock: number | null };
+
 /** What set a claim off. */
 export type ClaimTrigger = "WITHDRAWAL" | "COUNT" | "AMOUNT" | "AGE";
 
@@ -94,8 +100,9 @@ const leaseSeconds = 120;
 export const reorgWatchSeconds = 900;
 /**
  * How many blocks past the one a claim round read at (the claim was mined after it, within its round) a read
- * must be before a claim it does not show counts as gone: a provider a few blocks behind, or a read at a
- * block before the claim's, is not a reorg. 60 s of Base's blocks.
+ * must be before a claim no read has shown yet counts as gone: a provider a few blocks behind, or a read at a
+ * block before the claim's, is not a reorg. 60 s of Base's blocks. Once a read has shown the claim, any read
+ * at a later block that does not is a reorg.
  */
 export const reorgReadDepthBlocks = 30;
 
@@ -141,11 +148,8 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   const log = p.log ?? ((message: string) => console.warn(message));
   const holder = randomUUID();
   const lease = (name: string) => takeX402JobLease(p.db, name, holder, leaseSeconds);
-  /**
-   * Channels read back for reorgs (watchedChannels): since when, and the block the round that claimed them read
-   * at (null until the first read of a channel watched since start).
-   */
-  const watched = new Map<string, { since: number; anchorBlock: number | null }>();
+  /** Channels read back for reorgs (watchedChannels). */
+  const watched = new Map<string, Watch>();
   let watchedAfterStart = false;
 
   /**
@@ -166,17 +170,20 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     for (const channelId of read) {
       const held = escrow.get(channelId);
       if (held === undefined) continue;
-      const gone = claimGone(channelId, held);
+      const watch = watched.get(channelId);
+      let lowered = false;
       const { status } = await p.channels.updateChannel(channelId, (current) => {
         if (!current) return current;
         const stored = BigInt(current.totalClaimed);
         // The chain's claims are raised to at once; lowered to only where a claim recorded here is gone from it.
-        return held.totalClaimed > stored || (held.totalClaimed < stored && gone)
-          ? { ...current, totalClaimed: held.totalClaimed.toString() }
-          : current;
+        if (held.totalClaimed > stored) return { ...current, totalClaimed: held.totalClaimed.toString() };
+        if (watch && held.totalClaimed === stored) watch.confirmedBlock = Math.max(watch.confirmedBlock ?? 0, held.blockNumber);
+        if (!watch || held.totalClaimed === stored || !claimGone(watch, held.blockNumber)) return current;
+        lowered = true;
+        return { ...current, totalClaimed: held.totalClaimed.toString() };
       });
       if (status !== "updated") continue;
-      if (!gone) reconciled++;
+      if (!lowered) reconciled++;
       else {
         reorged++;
         watched.delete(channelId);
@@ -195,16 +202,14 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
   }
 
   /**
-   * Whether a claim of a watched channel is gone from the chain, as `held` (a read of it) shows: only when the
-   * read is reorgReadDepthBlocks past the block the claim round read at (for a channel watched since start,
-   * past the first read of it), so that a lagging provider or a read before the claim's block never lowers
-   * a recorded claim. Whether the chain holds less than the store is the caller's to compare.
+   * Whether a watched channel's claim, which a read at `blockNumber` does not show, is gone from the chain: a
+   * read past a block at which the claim was seen (a reorg took it out), or, for a claim never seen yet, past
+   * reorgReadDepthBlocks after the block its claiming round read at (for a channel watched since start, its
+   * first read). A read at or before the block that showed it (a provider behind) lowers nothing.
    */
-  function claimGone(channelId: string, held: EscrowChannel): boolean {
-    const watch = watched.get(channelId);
-    if (!watch) return false;
-    watch.anchorBlock ??= held.blockNumber;
-    return held.blockNumber > watch.anchorBlock + reorgReadDepthBlocks;
+  function claimGone(watch: Watch, blockNumber: number): boolean {
+    watch.anchorBlock ??= blockNumber;
+    return watch.confirmedBlock !== null ? blockNumber > watch.confirmedBlock : blockNumber > watch.anchorBlock + reorgReadDepthBlocks;
   }
 
   /**
@@ -215,7 +220,9 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
     const now = clock().getTime();
     for (const [id, { since }] of watched) if (now - since > reorgWatchSeconds * 1000) watched.delete(id);
     if (!watchedAfterStart) {
-      for (const id of await listClaimedChannels(p.db)) if (!watched.has(id)) watched.set(id, { since: now, anchorBlock: null });
+      for (const id of await listClaimedChannels(p.db)) {
+        if (!watched.has(id)) watched.set(id, { since: now, anchorBlock: null, confirmedBlock: null });
+      }
     }
     return [...watched.keys()];
   }
@@ -234,7 +241,7 @@ export function createX402ClaimJob(p: X402ClaimJobParameters): X402ClaimJob {
         }),
     });
     const since = clock().getTime();
-    for (const id of targets) watched.set(id, { since, anchorBlock: escrow.get(id)?.blockNumber ?? null });
+    for (const id of targets) watched.set(id, { since, anchorBlock: escrow.get(id)?.blockNumber ?? null, confirmedBlock: null });
     return { transactions: results.map((r) => r.transaction), channels: results.reduce((n, r) => n + r.vouchers, 0) };
   }
 

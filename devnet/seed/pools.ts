@@ -111,7 +111,7 @@ export async function seedPools(
       initCodeHash: keccak256(artifactOf(ctx.artifacts, "UniswapV3Pool").bytecode),
       fees: [...baseDexDeployments.uniswapV3.fees],
     },
-    // seedV4Pools installs the PoolManager at Base's address; any key goes there, Base's standard tiers are derived.
+    // placeUniswapV4PoolManager installs the PoolManager at Base's address; any key goes there, Base's standard tiers are derived.
     uniswapV4: { poolManager: baseUniswapV4PoolManager, feeTickSpacings: [...baseDexDeployments.uniswapV4.feeTickSpacings] },
     aerodrome: { factory: factories.aerodrome, implementation: aerodromeImplementation },
     slipstream: [
