@@ -44,7 +44,7 @@ export async function describePlannedPool(
       ? await client.readContract({ ...at, abi: SlipstreamPoolAbi, functionName: "slot0" })
       : await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "slot0" });
   const liquidity = await client.readContract({ ...at, abi: UniswapV3PoolAbi, functionName: "liquidity" });
-  const ticks = await readV3PoolTicks(client, { address: identity.address, kind: identity.kind, tickSpacing }, blockNumber, maxTicks);
+  const ticks = await readV3PoolTicks(client, { address: identity.address, tickSpacing }, blockNumber, maxTicks);
   if (!ticks.ok) return { ...ticks, absent: false };
   return { ok: true, pool: { ...identity, sqrtPriceX96, tick, liquidity }, ticks: ticks.ticks };
 }
