@@ -5,7 +5,6 @@ import { join, resolve } from "node:path";
 import { loadConfig } from "../../api/config";
 import { freePort } from "../../devnet/anvil";
 import { ponderNodeFlags } from "../../scripts/ponderProcess";
-import { createThrowawayDatabase } from "./postgres";
 
 export type RunningService = {
   /** The public listener (HOST:PORT). */
@@ -150,37 +149,4 @@ export async function waitForJson<T>(
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${url} did not become ready within ${timeoutMs} ms; last: ${last}`);
-}
-
-/** `npm start` on a throwaway Postgres database, and an API replica beside it; `stop` ends both and drops the database. */
-export type ServiceWithReplica = { service: RunningService; replica: RunningService; stop(): Promise<void> };
-
-/**
- * Starts `npm start` on a new database of the Postgres server at `databaseUrl` (waiting for its backfill),
- * then a replica (`ponder serve`) on the same database with `replicaEnv` (waiting for its status).
- */
-export async function startServiceWithReplica(
-  databaseUrl: string,
-  { serviceEnv = {}, replicaEnv = {} }: { serviceEnv?: Record<string, string>; replicaEnv?: Record<string, string> } = {},
-): Promise<ServiceWithReplica> {
-  const db = await createThrowawayDatabase(databaseUrl);
-  const service = await startService({ DATABASE_URL: db.url, ...serviceEnv });
-  const stopAll = async (...running: RunningService[]) => {
-    for (const r of running.reverse()) await r.stop();
-    await db.drop();
-  };
-  try {
-    await waitForJson(`${service.baseUrl}/ready`, (status) => status === 200, 120_000, service);
-    const replica = await startReplica(service, { DATABASE_URL: db.url, ...replicaEnv });
-    try {
-      await waitForJson(`${replica.baseUrl}/v1/status`, (status) => status === 200, 60_000, replica);
-    } catch (error) {
-      await stopAll(service, replica);
-      throw error;
-    }
-    return { service, replica, stop: () => stopAll(service, replica) };
-  } catch (error) {
-    if (service.exitCode() === null) await stopAll(service);
-    throw error;
-  }
 }
