@@ -62,7 +62,7 @@ export type Config = {
   database: { kind: "postgres"; url: string } | { kind: "pglite"; directory: string };
   databaseSchema: string;
   redisUrl: string | undefined;
-  devnet: { port: number; blockTime: number; traffic: boolean };
+  devnet: { port: number; blockTime: number; traffic: boolean; seededState: string | undefined };
   payoutAddress: string | undefined;
   indexer: IndexerSettings;
   market: {
@@ -194,7 +194,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", directory: e.PGLITE_DIR },
     databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,
-    devnet: { port: e.DEVNET_PORT, blockTime: e.DEVNET_BLOCK_TIME, traffic: e.DEVNET_TRAFFIC },
+    devnet: {
+      port: e.DEVNET_PORT,
+      blockTime: e.DEVNET_BLOCK_TIME,
+      traffic: e.DEVNET_TRAFFIC,
+      seededState: e.DEVNET_SEEDED_STATE || undefined,
+    },
     payoutAddress: e.PAYOUT_ADDRESS,
     indexer: indexerSettings(e),
     market: {

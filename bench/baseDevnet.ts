@@ -10,7 +10,13 @@ import { type BlockRates, startBaseRateTraffic } from "../devnet/trafficBaseRate
 
 const [manifestPath, blockSeconds, rates] = process.argv.slice(2);
 if (!manifestPath || !blockSeconds || !rates) throw new Error("usage: baseDevnet.ts MANIFEST_PATH BLOCK_SECONDS RATES_JSON");
-const devnet = await startDevnet({ port: 0, blockTime: Number(blockSeconds), traffic: false, manifestPath });
+const devnet = await startDevnet({
+  port: 0,
+  blockTime: Number(blockSeconds),
+  traffic: false,
+  seededState: process.env.DEVNET_SEEDED_STATE || undefined,
+  manifestPath,
+});
 const traffic = startBaseRateTraffic(devnet.manifest, JSON.parse(rates) as BlockRates, (message) => console.error(message));
 console.log("ready");
 process.once(

@@ -17,6 +17,7 @@ export async function openBenchDevnet(name: string): Promise<{ manifest: Manifes
     port: 0,
     blockTime: 0,
     traffic: false,
+    seededState: process.env.DEVNET_SEEDED_STATE || undefined,
     manifestPath: join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "manifest.json"),
   });
 }

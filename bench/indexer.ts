@@ -41,7 +41,13 @@ type Ponder = { baseUrl: string; backfill: Promise<Backfill>; stop(): Promise<vo
 
 const work = mkdtempSync(join(tmpdir(), "svc-bench-indexer-"));
 const manifestPath = join(work, "manifest.json");
-const devnet = await startDevnet({ port: 0, blockTime: 0, traffic: false, manifestPath });
+const devnet = await startDevnet({
+  port: 0,
+  blockTime: 0,
+  traffic: false,
+  seededState: process.env.DEVNET_SEEDED_STATE || undefined,
+  manifestPath,
+});
 const cleanups: (() => Promise<void>)[] = [async () => devnet.stop(), async () => rmSync(work, { recursive: true, force: true })];
 try {
   const generated = await generateBlocks(devnet.manifest);

@@ -14,6 +14,14 @@ export type AnvilParameters = {
    * that a test may change without changing it for the other files of the run.
    */
   fork?: { rpcUrl: string; blockNumber: number };
+  /** A state file anvil wrote (`anvil_dumpState`, unzipped) to start from: its blocks, logs and accounts. */
+  loadState?: string;
+  /**
+   * Where anvil writes its state as it stops, with the states of its last `recentStates` blocks (it keeps no
+   * older ones, so the file stays about 50 MB): a node that loads it answers calls at those blocks too, as
+   * the indexer's planning does at the block before the seeded one. `anvil_dumpState` holds the head's alone.
+   */
+  dumpStateOnExit?: { path: string; recentStates: number };
 };
 
 export type Anvil = {
@@ -64,7 +72,13 @@ function anyFreePort(): Promise<number> {
  * transaction (seeding is fast that way; `evm_setIntervalMining` turns on timed blocks later), and
  * resolves once it answers JSON-RPC.
  */
-export async function startAnvil({ port = 0, chainId = baseChainId, fork }: AnvilParameters = {}): Promise<Anvil> {
+export async function startAnvil({
+  port = 0,
+  chainId = baseChainId,
+  fork,
+  loadState,
+  dumpStateOnExit,
+}: AnvilParameters = {}): Promise<Anvil> {
   const chosen = port === 0 ? await freePort() : port;
   const args = [
     "--accounts",
@@ -81,6 +95,11 @@ export async function startAnvil({ port = 0, chainId = baseChainId, fork }: Anvi
   // Larger code than the 24 KiB limit is allowed on the devnet so real-world-sized fixtures deploy.
   args.push("--code-size-limit", "100000");
   if (fork) args.push("--fork-url", fork.rpcUrl, "--fork-block-number", String(fork.blockNumber));
+  if (loadState) args.push("--load-state", loadState);
+  if (dumpStateOnExit) {
+    const { path, recentStates } = dumpStateOnExit;
+    args.push("--dump-state", path, "--preserve-historical-states", "--prune-history", String(recentStates));
+  }
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -88,7 +107,8 @@ export async function startAnvil({ port = 0, chainId = baseChainId, fork }: Anvi
   });
   const rpcUrl = `http://127.0.0.1:${chosen}`;
   await waitForRpc(rpcUrl, child, () => stderr);
-  return { rpcUrl, port: chosen, stop: () => stopChild(child) };
+  // A node writing its state as it stops gets longer before it is killed (50 MB take a fraction of a second quiet).
+  return { rpcUrl, port: chosen, stop: () => stopChild(child, dumpStateOnExit ? 60_000 : 3000) };
 }
 
 async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -111,11 +131,11 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => str
   throw new Error(`anvil did not answer at ${rpcUrl} within 20 s: ${stderr()}`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
     child.once("exit", () => done());
     child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+    setTimeout(() => child.kill("SIGKILL"), graceMs).unref();
   });
 }

@@ -9,7 +9,8 @@ import { type Devnet, startDevnet } from "../devnet/startDevnet";
  */
 export async function prepareChain(config: Config, tag: string): Promise<Devnet | undefined> {
   if (config.chain.kind !== "devnet") return undefined;
-  console.log(`[${tag}] devnet: starting anvil (chain ${baseChainId}) and seeding fixtures`);
+  const seeding = config.devnet.seededState ? `loading the seeded state in ${config.devnet.seededState}` : "seeding fixtures";
+  console.log(`[${tag}] devnet: starting anvil (chain ${baseChainId}) and ${seeding}`);
   const devnet = await startDevnet({ ...config.devnet, manifestPath: config.chain.manifestPath });
   console.log(`[${tag}] devnet: ${devnet.manifest.rpcUrl}, manifest ${config.chain.manifestPath}`);
   await resetDevnetState(config);

@@ -84,6 +84,8 @@ export const EnvSchema = z.object({
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(1),
   DEVNET_TRAFFIC: booleanFlag.default(true),
+  /** A seeded devnet's saved state (devnet/seededState.ts) to start from instead of seeding: how the tests start their devnets. */
+  DEVNET_SEEDED_STATE: z.string().optional(),
   /** Lets a devnet listen on a HOST other than loopback: its keys are public and it signs as Base (docs/security.md). */
   DEVNET_ALLOW_PUBLIC_HOST: booleanFlag.default(false),
   /** Providers the API reads the devnet through, as public (untrusted) ones, instead of its node alone (fault drills: `npm run soak`). */

@@ -39,7 +39,8 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     async () => {
       const backend = await env();
       cleanup = backend.cleanup;
-      service = await startService(backend.env);
+      // Seeds as a user's first start does: the other services of the run load the seeding's saved state.
+      service = await startService({ DEVNET_SEEDED_STATE: "", ...backend.env });
       const ready = await waitForJson<StatusReport>(
         `${service.baseUrl}/v1/status`,
         (status, body) => status === 200 && body.index?.headBlock !== null,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEventLogs, parseUnits, zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { UniswapV2PairAbi } from "../../abis/UniswapV2PairAbi";
 import { UniswapV3PoolAbi } from "../../abis/UniswapV3PoolAbi";
 import { UniswapV4PoolManagerAbi } from "../../abis/UniswapV4PoolManagerAbi";
@@ -153,7 +153,7 @@ describe.each(backends)("the indexer on its own devnet ($name)", ({ databaseUrl 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-indexer-test-"));
     const manifestPath = join(dir, "manifest.json");
-    devnet = await startDevnet({ port: 0, blockTime: 1, traffic: false, manifestPath });
+    devnet = await startDevnet({ port: 0, blockTime: 1, traffic: false, seededState: inject("seededStatePath"), manifestPath });
     manifest = devnet.manifest;
     client = createDevnetClient(manifest.rpcUrl, manifest.accounts.deployer.privateKey);
     traffic = startTraffic(manifest, { intervalMs: 100, whaleEvery: 3, log: () => {} });

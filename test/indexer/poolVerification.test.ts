@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, createPublicClient, erc20Abi, type Hex, http, maxUint256, zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { loadConfig } from "../../api/config";
 import { slipstreamPoolAddress, sortTokens, uniswapV3PoolAddress } from "../../base/poolAddress";
 import { createDevnetClient, deployFixture } from "../../devnet/client";
@@ -103,7 +103,13 @@ describe("pool verification through the factories (a devnet of its own)", () => 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-pool-verification-"));
-    devnet = await startDevnet({ port: 0, blockTime: 1, traffic: false, manifestPath: join(dir, "manifest.json") });
+    devnet = await startDevnet({
+      port: 0,
+      blockTime: 1,
+      traffic: false,
+      seededState: inject("seededStatePath"),
+      manifestPath: join(dir, "manifest.json"),
+    });
     manifest = devnet.manifest;
     const client = deployer();
     const [firstCl] = manifest.dexes.slipstream;

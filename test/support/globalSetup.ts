@@ -6,10 +6,13 @@ import type { TestProject } from "vitest/node";
 import { type Anvil, startAnvil } from "../../devnet/anvil";
 import { writeManifest } from "../../devnet/manifest";
 import { seedDevnet } from "../../devnet/seed";
+import { seedSavedState } from "../../devnet/seededState";
 
 declare module "vitest" {
   export interface ProvidedContext {
     manifestPath: string;
+    /** The seeded devnet saved (devnet/seededState.ts): what every other devnet of the run starts from. */
+    seededStatePath: string;
   }
 }
 
@@ -38,14 +41,25 @@ function keepChainTime(rpcUrl: string): NodeJS.Timeout {
   return timer;
 }
 
-/** One devnet for the whole run, on a free port, seeded with every fixture; mined on each transaction (and when idle for a minute). */
+/**
+ * One devnet for the whole run, on a free port, seeded with every fixture; mined on each transaction (and
+ * when idle for a minute). Beside it a second seeding is saved (devnet/seededState.ts): every other devnet
+ * of the run (each `npm start`, cluster, bench and indexer test has one of its own) loads it instead of
+ * seeding again, through DEVNET_SEEDED_STATE in the environment the workers and their child processes
+ * inherit (the test of a first start, test/e2e/start.test.ts, clears it). The shared devnet itself is
+ * seeded, not loaded: a loaded node holds the states of the last seeded blocks only.
+ */
 export async function setup(project: TestProject): Promise<void> {
   anvil = await startAnvil();
   dir = mkdtempSync(join(tmpdir(), "svc-test-"));
   const manifestPath = join(dir, "manifest.json");
-  writeManifest(await seedDevnet(anvil.rpcUrl), manifestPath);
+  const seededStatePath = join(dir, "seeded");
+  const [manifest] = await Promise.all([seedDevnet(anvil.rpcUrl), seedSavedState(seededStatePath)]);
+  writeManifest(manifest, manifestPath);
+  process.env.DEVNET_SEEDED_STATE = seededStatePath;
   clockKeeper = keepChainTime(anvil.rpcUrl);
   project.provide("manifestPath", manifestPath);
+  project.provide("seededStatePath", seededStatePath);
 }
 
 export async function teardown(): Promise<void> {

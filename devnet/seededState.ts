@@ -1,0 +1,38 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startAnvil } from "./anvil";
+import { type Manifest, readManifest, writeManifest } from "./manifest";
+import { seedDevnet } from "./seed";
+
+/** A seeded devnet saved to a folder: anvil's state file (for `--load-state`) and the manifest of the seeding. */
+export type SeededState = { statePath: string; manifest: Manifest };
+
+const stateFile = "state.json";
+const manifestFile = "manifest.json";
+/** The seeded block, and two before it (the indexer plans its pools at the block before its start). */
+const recentStates = 3;
+
+/**
+ * Seeds a devnet of its own and saves it to `directory`, as anvil writes it when it stops: every block,
+ * transaction and log, the accounts, and the states of the last blocks. A devnet started from it
+ * (startDevnet's `seededState`) holds the chain the seeding made, in under a second instead of its 10-40 s.
+ */
+export async function seedSavedState(directory: string): Promise<SeededState> {
+  mkdirSync(directory, { recursive: true });
+  const statePath = join(directory, stateFile);
+  const anvil = await startAnvil({ dumpStateOnExit: { path: statePath, recentStates } });
+  let manifest: Manifest;
+  try {
+    manifest = await seedDevnet(anvil.rpcUrl);
+  } finally {
+    await anvil.stop();
+  }
+  if (!existsSync(statePath)) throw new Error(`anvil wrote no state to ${statePath} as it stopped`);
+  writeManifest(manifest, join(directory, manifestFile));
+  return { statePath, manifest };
+}
+
+/** What `seedSavedState` saved to `directory`. */
+export function readSeededState(directory: string): SeededState {
+  return { statePath: join(directory, stateFile), manifest: readManifest(join(directory, manifestFile)) };
+}
