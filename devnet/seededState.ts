@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startAnvil } from "./anvil";
 import { type Manifest, readManifest, writeManifest } from "./manifest";
@@ -9,7 +9,7 @@ export type SeededState = { statePath: string; manifest: Manifest };
 
 const stateFile = "state.json";
 const manifestFile = "manifest.json";
-/** The seeded block, and two before it (the indexer plans its pools at the block before its start). */
+/** The states anvil keeps of the last blocks (the indexer plans its pools at the block before the seeded one). */
 const recentStates = 3;
 
 /**
@@ -27,7 +27,7 @@ export async function seedSavedState(directory: string): Promise<SeededState> {
   } finally {
     await anvil.stop();
   }
-  if (!existsSync(statePath)) throw new Error(`anvil wrote no state to ${statePath} as it stopped`);
+  if (!endsWholeJson(statePath)) throw new Error(`anvil wrote no whole state to ${statePath} as it stopped (killed while writing?)`);
   writeManifest(manifest, join(directory, manifestFile));
   return { statePath, manifest };
 }
@@ -35,4 +35,17 @@ export async function seedSavedState(directory: string): Promise<SeededState> {
 /** What `seedSavedState` saved to `directory`. */
 export function readSeededState(directory: string): SeededState {
   return { statePath: join(directory, stateFile), manifest: readManifest(join(directory, manifestFile)) };
+}
+
+/** Whether the file is there and ends as a JSON object does: a node killed while writing leaves it cut short. */
+function endsWholeJson(path: string): boolean {
+  if (!existsSync(path) || statSync(path).size === 0) return false;
+  const last = Buffer.alloc(16);
+  const fd = openSync(path, "r");
+  try {
+    const read = readSync(fd, last, 0, last.length, Math.max(0, statSync(path).size - last.length));
+    return last.subarray(0, read).toString().trimEnd().endsWith("}");
+  } finally {
+    closeSync(fd);
+  }
 }

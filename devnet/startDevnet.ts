@@ -12,7 +12,7 @@ export type StartDevnetParameters = {
   blockTime: number;
   traffic: boolean;
   manifestPath: string;
-  /** A folder `writeSeededState` wrote: the devnet starts from that seeded chain instead of seeding (DEVNET_SEEDED_STATE). */
+  /** A folder `seedSavedState` wrote: the devnet starts from that seeded chain instead of seeding (DEVNET_SEEDED_STATE). */
   seededState?: string;
 };
 

@@ -1,5 +1,5 @@
 import type { Context } from "ponder:registry";
-import { type Address, decodeAbiParameters, encodeFunctionData, type Hex, hexToBigInt } from "viem";
+import { type Address, decodeAbiParameters, encodeFunctionData, type Hex } from "viem";
 import { Multicall3AggregateAbi } from "../abis/Multicall3AggregateAbi";
 import { UniswapV3PoolAbi } from "../abis/UniswapV3PoolAbi";
 import { baseMulticall3 } from "../base/baseChain";
@@ -40,7 +40,7 @@ export function readV3PoolTicks(
         await aggregate(
           wordPositions.map((word) => encodeFunctionData({ abi: UniswapV3PoolAbi, functionName: "tickBitmap", args: [word] })),
         )
-      ).map((data) => hexToBigInt(data)),
+      ).map((data) => decodeAbiParameters([{ type: "uint256" }], data)[0]),
     liquidities: async (ticks) =>
       (await aggregate(ticks.map((tick) => encodeFunctionData({ abi: UniswapV3PoolAbi, functionName: "ticks", args: [tick] })))).map(
         (data) => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StatusReport } from "../../api/health/StatusReport";
 import { baseUsdc } from "../../base/baseChain";
 import { buyKey } from "../../bench/buyKey";
+import { devnetAccount } from "../../devnet/accounts";
 import { createDevnetClient } from "../../devnet/client";
 import { type Manifest, readManifest } from "../../devnet/manifest";
 import { listeningAddresses } from "../support/listeningAddresses";
@@ -27,8 +28,8 @@ const remote: Fetcher = { fetch: (request) => fetch(request) };
  */
 describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API replicas on one Postgres", () => {
   let cluster: (RunningService & { replicaUrls: string[] }) | undefined;
-  /** The replica the second test starts by hand, stopped before the cluster if the test could not. */
-  let replica: RunningService | undefined;
+  /** The replica the last test starts by hand, stopped before the cluster if the test could not. */
+  let handStarted: RunningService | undefined;
   let clusterDatabaseUrl = "";
   let dropDatabase = async () => {};
   beforeAll(async () => {
@@ -40,7 +41,7 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
       await waitForJson(`${url}/ready`, (status) => status === 200, 180_000, cluster);
   }, 420_000);
   afterAll(async () => {
-    await replica?.stop();
+    await handStarted?.stop();
     await cluster?.stop();
     await dropDatabase();
   });
@@ -149,8 +150,12 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
   }, 120_000);
 
   test("behavior: a replica (ponder serve) started beside the indexer answers /v1 and the probes on its PORT; Ponder's routes are 404 JSON there; stopped, it closes both ports", async () => {
-    const started = await startReplica(cluster as RunningService, { DATABASE_URL: clusterDatabaseUrl });
-    replica = started;
+    // A gas key of its own (account 19), as a replica beside npm start is given one (X402_FACILITATOR_PRIVATE_KEY).
+    const started = await startReplica(cluster as RunningService, {
+      DATABASE_URL: clusterDatabaseUrl,
+      X402_FACILITATOR_PRIVATE_KEY: devnetAccount(19).privateKey,
+    });
+    handStarted = started;
     const status = await waitForJson<StatusReport>(`${started.baseUrl}/v1/status`, (s) => s === 200, 60_000, started);
     expect(status.body.index.headBlock).not.toBeNull();
     expect((await fetch(`${started.baseUrl}/health`)).status).toBe(200);
@@ -165,7 +170,7 @@ describe.skipIf(!databaseUrl)("npm run start:cluster: an indexer and two API rep
     const bound = listeningAddresses(started.indexerPort);
     if (bound) expect(bound).toEqual(["127.0.0.1"]);
 
-    replica = undefined;
+    handStarted = undefined;
     expect(await started.stop()).toBe(0);
     await expect(fetch(`${started.baseUrl}/health`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${started.indexerPort}/health`)).rejects.toThrow();

@@ -16,9 +16,22 @@ declare module "vitest" {
   }
 }
 
-let anvil: Anvil | undefined;
-let dir: string | undefined;
-let clockKeeper: NodeJS.Timeout | undefined;
+/** The run's devnet and saved seeding, and how many projects' setups hold them. */
+type SharedDevnet = {
+  anvil: Anvil;
+  dir: string;
+  manifestPath: string;
+  seededStatePath: string;
+  clockKeeper: NodeJS.Timeout;
+  holders: number;
+};
+
+/**
+ * Vitest runs this setup once for the root project and once for each project with files (three, in
+ * vitest.config.ts), each loading this module anew: the devnet is kept on the process's global object so
+ * that they share one, seeded once, and the last teardown stops it.
+ */
+const runGlobals = globalThis as { svcTestDevnet?: Promise<SharedDevnet> };
 
 /** How old the devnet's last block may get before a block is mined to bring its time forward. */
 const maxBlockAgeSeconds = 60;
@@ -42,7 +55,7 @@ function keepChainTime(rpcUrl: string): NodeJS.Timeout {
 }
 
 /**
- * One devnet for the whole run, on a free port, seeded with every fixture; mined on each transaction (and
+ * One devnet for the whole run (shared by the projects' setups), on a free port, seeded with every fixture; mined on each transaction (and
  * when idle for a minute). Beside it a second seeding is saved (devnet/seededState.ts): every other devnet
  * of the run (each `npm start`, cluster, bench and indexer test has one of its own) loads it instead of
  * seeding again, through DEVNET_SEEDED_STATE in the environment the workers and their child processes
@@ -50,20 +63,30 @@ function keepChainTime(rpcUrl: string): NodeJS.Timeout {
  * seeded, not loaded: a loaded node holds the states of the last seeded blocks only.
  */
 export async function setup(project: TestProject): Promise<void> {
-  anvil = await startAnvil();
-  dir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  runGlobals.svcTestDevnet ??= startSharedDevnet();
+  const shared = await runGlobals.svcTestDevnet;
+  shared.holders += 1;
+  project.provide("manifestPath", shared.manifestPath);
+  project.provide("seededStatePath", shared.seededStatePath);
+}
+
+export async function teardown(): Promise<void> {
+  // A setup that failed has no devnet to stop (its error failed the run already).
+  const shared = await runGlobals.svcTestDevnet?.catch(() => undefined);
+  if (!shared || --shared.holders > 0) return;
+  runGlobals.svcTestDevnet = undefined;
+  clearInterval(shared.clockKeeper);
+  await shared.anvil.stop();
+  rmSync(shared.dir, { recursive: true, force: true });
+}
+
+async function startSharedDevnet(): Promise<SharedDevnet> {
+  const anvil = await startAnvil();
+  const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
   const manifestPath = join(dir, "manifest.json");
   const seededStatePath = join(dir, "seeded");
   const [manifest] = await Promise.all([seedDevnet(anvil.rpcUrl), seedSavedState(seededStatePath)]);
   writeManifest(manifest, manifestPath);
   process.env.DEVNET_SEEDED_STATE = seededStatePath;
-  clockKeeper = keepChainTime(anvil.rpcUrl);
-  project.provide("manifestPath", manifestPath);
-  project.provide("seededStatePath", seededStatePath);
-}
-
-export async function teardown(): Promise<void> {
-  clearInterval(clockKeeper);
-  await anvil?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  return { anvil, dir, manifestPath, seededStatePath, clockKeeper: keepChainTime(anvil.rpcUrl), holders: 0 };
 }
