@@ -10,13 +10,26 @@ const include = ["test/**/*.test.ts", "api/**/*.test.ts", "devnet/**/*.test.ts"]
  */
 const ownProcessFiles = ["test/unit/createInProcessFacilitator.devnet.test.ts", "test/mcp/sseSessionLeaks.test.ts"];
 /**
- * Files whose subject is not the store: the clients' agent and retry flows, against a service on whichever
- * store (the clients' store-dependent cases are in test/clients/clients.test.ts). When TEST_BACKENDS leaves
- * PGlite out (.ci/run's second run, after the embedded one ran them) they are left out too: 79 s of that
- * run's worker time on 3 December. The benches' smoke runs stay: on Postgres they run the benches' own
- * Postgres paths (bench:base's and bench:listener's API replicas).
+ * Files that would run again, alike, when TEST_BACKENDS leaves PGlite out (.ci/run's second run, after the
+ * embedded one ran them): so they are left out of it. Their subject is not the store (the clients' agent and
+ * retry flows, whose store-dependent cases are in test/clients/clients.test.ts; the load measurers; the
+ * dissector's properties; the public listener), or the service they start is on PGlite in either run
+ * (`startService` without a DATABASE_URL: the SSE stream test, mainnet mode), or they are the benches'
+ * smoke runs on the embedded store (bench:base's, with its API replica, runs where DATABASE_URL is set:
+ * test/bench/baseBenchSmoke.test.ts). On 3 December they took 300-400 s of that run's worker time.
  */
-const storeIndependentFiles = ["test/clients/agents.test.ts", "test/clients/retries.test.ts"];
+const storeIndependentFiles = [
+  "test/clients/agents.test.ts",
+  "test/clients/retries.test.ts",
+  "test/bench/benchSmoke.test.ts",
+  "test/bench/indexerBenchSmoke.test.ts",
+  "test/bench/measureLoad.test.ts",
+  "test/bench/measureSteadyRate.test.ts",
+  "test/mcp/sseUnreadStream.test.ts",
+  "test/e2e/mainnetMode.test.ts",
+  "test/property/dissector.test.ts",
+  "test/listener/startPublicListener.test.ts",
+];
 const storeHalvesOnly = !testBackends().includes("pglite");
 
 export default defineConfig({

@@ -33,7 +33,7 @@ function runSoak(seconds: number): Promise<{ code: number | null; result: Record
   });
 }
 
-describe.skipIf(!databaseUrl)("npm run soak (the 60-second version): the scale-out mode under load and faults", () => {
+describe.skipIf(!databaseUrl)("npm run soak (the 30-second version): the scale-out mode under load and faults", () => {
   afterAll(async () => {
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((done) => running?.once("exit", done));
@@ -42,7 +42,9 @@ describe.skipIf(!databaseUrl)("npm run soak (the 60-second version): the scale-o
   });
 
   test("behavior: no unintended 5xx; keys, credits and x402 settlements balance; the reorged payment is never redeemed; every fault recovered", async () => {
-    const { code, result, output } = await runSoak(60);
+    // 30 s of load: the faults run back to back (each waits for the recovery from the one before), so the
+    // figures asserted are the same as over 60 s, in about half a minute less.
+    const { code, result, output } = await runSoak(30);
     expect(result, output.slice(-4000)).toHaveProperty("requests");
     expect(result.unintended5xx, output.slice(-4000)).toBe(0);
     const keys = result.keysIssuedVsPaid as { issued: number; paid: number; redeemedPaymentsMatch: boolean };

@@ -1,23 +1,24 @@
 /**
- * `npx tsx test/support/recordFileDurations.ts REPORT.json...`: writes each test file's seconds in the
- * given vitest JSON reports (`--reporter=json --outputFile=...`; the longest where a file is in several,
- * as in the embedded and the Postgres run) to the table the LongestFirstSequencer reads.
+ * `npx tsx test/support/recordFileDurations.ts OUTPUT.log...`: writes each test file's seconds, as vitest's
+ * default reporter printed them (`✓ |shared| test/a.test.ts (4 tests) 62150ms`; the longest where a file is
+ * in several runs, as in .ci/run's embedded and Postgres runs), to the table the LongestFirstSequencer
+ * reads. The reporter's figure counts a file's hooks; its JSON report's start and end times do not (a file
+ * that starts its service in `beforeAll` showed there a third of its time).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { z } from "zod";
 import { fileDurationsPath } from "./longestFirst";
 
-/** What this reads of the report. */
-const Report = z.object({ testResults: z.array(z.object({ name: z.string(), startTime: z.number(), endTime: z.number() })) });
-
-/** A file's path in the repository, wherever the run's clone was (vitest reports absolute paths). */
-const inRepository = (path: string) => path.match(/\/((?:test|api|devnet)\/.*)$/)?.[1] ?? path;
+/** A file's line of the default reporter, colours stripped: its path in the repository and its milliseconds. */
+const fileLine = /^\s*[✓×❯]\s+(?:\|[^|]+\|\s+)?((?:test|api|devnet)\/\S+\.test\.ts)\s+\(\d+ tests?[^)]*\)\s+(\d+)ms/;
 
 const seconds: Record<string, number> = {};
 for (const path of process.argv.slice(2)) {
-  for (const file of Report.parse(JSON.parse(readFileSync(path, "utf8"))).testResults) {
-    const name = inRepository(file.name);
-    seconds[name] = Math.max(seconds[name] ?? 0, Math.round((file.endTime - file.startTime) / 100) / 10);
+  for (const line of readFileSync(path, "utf8")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")) {
+    const match = fileLine.exec(line);
+    if (!match?.[1] || !match[2]) continue;
+    seconds[match[1]] = Math.max(seconds[match[1]] ?? 0, Math.round(Number(match[2]) / 100) / 10);
   }
 }
 const sorted = Object.fromEntries(Object.entries(seconds).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));

@@ -32,8 +32,9 @@ export function testFacilitator(
   manifest: Manifest,
   privateKey: Hex = manifest.accounts.facilitator.privateKey,
   rpcUrls: readonly string[] = [manifest.rpcUrl],
+  confirmationTimeoutMs?: number,
 ) {
-  return createInProcessFacilitator({ privateKey, rpcUrls, network: baseNetwork });
+  return createInProcessFacilitator({ privateKey, rpcUrls, network: baseNetwork, confirmationTimeoutMs });
 }
 
 /** batch-settlement beside exact on the test devnet, its escrow checked against the seeded code's hash (through `providers`). */

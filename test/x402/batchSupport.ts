@@ -10,11 +10,19 @@ import { fundedKey, paidApp } from "./support";
 export const origin = "http://127.0.0.1:42069";
 export const path = "/v1/token/price/WETH";
 
-/** A service paid at `payTo` with exact and batch-settlement over `backend`'s store (a replica's view: `replica`), with its own gas key. */
-export async function batchService(manifest: Manifest, backend: Backend, payTo: Address, replica = 0) {
+/**
+ * A service paid at `payTo` with exact and batch-settlement over `backend`'s store (a replica's view: `replica`),
+ * with its own gas key; `confirmationTimeoutMs`: its facilitator's (the product's 30 s when not given).
+ */
+export async function batchService(
+  manifest: Manifest,
+  backend: Backend,
+  payTo: Address,
+  { replica = 0, confirmationTimeoutMs }: { replica?: number; confirmationTimeoutMs?: number } = {},
+) {
   const gasKey = await fundedKey(manifest);
   const x402 = testX402Service(manifest, replica === 0 ? backend.store : backend.replica(replica), {
-    facilitator: testFacilitator(manifest, gasKey),
+    facilitator: testFacilitator(manifest, gasKey, [manifest.rpcUrl], confirmationTimeoutMs),
     payTo,
     batchSettlement: testBatchSettlement(manifest),
   });

@@ -216,7 +216,7 @@ describe.each(backendNames)("x402 batch-settlement vouchers, app store on %s", (
 
   test("behavior: two app instances on one store never accept a voucher's cumulative amount twice", async () => {
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
-    const replicas = [await batchService(manifest, backend, payTo), await batchService(manifest, backend, payTo, 1)];
+    const replicas = [await batchService(manifest, backend, payTo), await batchService(manifest, backend, payTo, { replica: 1 })];
     const apps = replicas.map((r) => r.app);
     const payerKey = await newPayer(manifest, 12n);
     const rounds = 10;

@@ -215,7 +215,10 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
   }, 180_000);
 
   test("recovery: a claim a reorg took out of the chain is read back in the next round and claimed again", async () => {
-    const service = await batchService(manifest, backend, privateKeyToAccount(generatePrivateKey()).address);
+    // A confirmation timeout of 12 s instead of 30: the re-claim waits one out (below).
+    const service = await batchService(manifest, backend, privateKeyToAccount(generatePrivateKey()).address, {
+      confirmationTimeoutMs: 12_000,
+    });
     const { channelId } = await payCalls(service, backend, 3);
     const job = claimJobOf(service, backend.store.db, { maxVouchers: 1 });
     const beforeClaim = await testClient(manifest).snapshot();
@@ -230,7 +233,7 @@ describe.each(backendNames)("x402 batch-settlement claims and sweeps, app store 
       expect(await job.claimOnce()).toMatchObject({ kind: "WAITING", vouchers: 0, reorged: 0, reconciled: 0 });
       expect(await storedClaimed(backend, channelId)).toBe((3n * price).toString());
       // Past it, the claim is gone: the channel's vouchers are claimed again. The batch's transaction waits behind
-      // the gap the dropped one left in the gas key's nonces until its confirmation times out (30 s); the
+      // the gap the dropped one left in the gas key's nonces until its confirmation times out (12 s here); the
       // facilitator then forgets its next nonce, and the claim of the channel alone is mined.
       await testClient(manifest).mine({ blocks: reorgReadDepthBlocks + 1 });
       expect(await job.claimOnce()).toMatchObject({ kind: "CLAIMED", trigger: "COUNT", channels: 1, failed: 0, reorged: 1, reconciled: 0 });
