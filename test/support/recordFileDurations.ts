@@ -6,6 +6,7 @@
  * that starts its service in `beforeAll` showed there a third of its time).
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 import { fileDurationsPath } from "./longestFirst";
 
 /** A file's line of the default reporter, colours stripped: its path in the repository and its milliseconds. */
@@ -13,9 +14,7 @@ const fileLine = /^\s*[✓×❯]\s+(?:\|[^|]+\|\s+)?((?:test|api|devnet)\/\S+\.t
 
 const seconds: Record<string, number> = {};
 for (const path of process.argv.slice(2)) {
-  for (const line of readFileSync(path, "utf8")
-    .replace(/\x1b\[[0-9;]*m/g, "")
-    .split("\n")) {
+  for (const line of stripVTControlCharacters(readFileSync(path, "utf8")).split("\n")) {
     const match = fileLine.exec(line);
     if (!match?.[1] || !match[2]) continue;
     seconds[match[1]] = Math.max(seconds[match[1]] ?? 0, Math.round(Number(match[2]) / 100) / 10);
