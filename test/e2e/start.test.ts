@@ -13,7 +13,8 @@ type Backend = { name: string; env: () => Promise<{ env: Record<string, string>;
 
 const backends: Backend[] = testBackends().map((name) =>
   name === "pglite"
-    ? { name: "PGlite", env: async () => ({ env: {}, cleanup: async () => {} }) }
+    ? // Seeds as a user's first start does; the Postgres half (and the run's other services) load the saved seeding.
+      { name: "PGlite", env: async () => ({ env: { DEVNET_SEEDED_STATE: "" }, cleanup: async () => {} }) }
     : {
         name: "Postgres",
         env: async () => {
@@ -39,8 +40,7 @@ describe.each(backends)("npm start on the embedded devnet ($name)", ({ env }) =>
     async () => {
       const backend = await env();
       cleanup = backend.cleanup;
-      // Seeds as a user's first start does: the other services of the run load the seeding's saved state.
-      service = await startService({ DEVNET_SEEDED_STATE: "", ...backend.env });
+      service = await startService(backend.env);
       const ready = await waitForJson<StatusReport>(
         `${service.baseUrl}/v1/status`,
         (status, body) => status === 200 && body.index?.headBlock !== null,
