@@ -255,6 +255,9 @@ try {
     Object.values(recoveredAfterEachFault).includes(false) && "a fault was not recovered from",
   ].filter(Boolean);
   for (const problem of problems) console.error(`[soak] FAILED: ${problem}`);
+  // What the processes logged of each unexpected error (the service answers a 500 with no detail).
+  if (result.unintended5xx > 0)
+    for (const logged of unhandledErrors(cluster.output())) console.error(`[soak] the cluster logged: ${logged}`);
   failed = problems.length > 0;
   console.log(JSON.stringify(result));
 } catch (error) {
@@ -351,6 +354,12 @@ async function readIssuedKeys(databaseUrl: string): Promise<{ keys: number; rede
   } finally {
     await client.end();
   }
+}
+
+/** Each "unhandled error" the cluster's processes logged, with the lines of its stack that follow. */
+function unhandledErrors(output: string): string[] {
+  const lines = output.split("\n");
+  return lines.flatMap((line, i) => (line.includes("unhandled error") ? [lines.slice(i, i + 12).join("\n")] : []));
 }
 
 /** Whether two lists hold the same items the same number of times. */
