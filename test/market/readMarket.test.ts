@@ -48,6 +48,8 @@ describe("readMarket and the whale window", () => {
   test("behavior: one read of the index head serves every request for indexHeadTtlMs, then it is read afresh", async () => {
     const shared = await marketAtHead({ indexHeadTtlMs: 3_600_000 });
     const fresh = await marketAtHead({ indexHeadTtlMs: 0 });
+    // Other files mine meanwhile (one mines 31 blocks at once): the index follows the chain just before it is read.
+    await shared.syncHead();
     const first = await shared.readMarket();
     if (!first.ok) throw new Error(first.message);
     const headBlock = first.value.provenance.index?.headBlock;
