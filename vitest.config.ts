@@ -14,8 +14,8 @@ const ownProcessFiles = ["test/unit/createInProcessFacilitator.devnet.test.ts", 
  * embedded one ran them): so they are left out of it. Their subject is not the store (the clients' agent and
  * retry flows, whose store-dependent cases are in test/clients/clients.test.ts; the load measurers; the
  * dissector's properties; the public listener), or the service they start is on PGlite in either run
- * (`startService` without a DATABASE_URL: the SSE stream test, mainnet mode; the pool verification's indexers), or they are the benches'
- * smoke runs on the embedded store (bench:base's, with its API replica, runs where DATABASE_URL is set:
+ * (`startService` without a DATABASE_URL: the SSE stream test, mainnet mode; the pool verification's
+ * indexers), or they are the benches' smoke runs on the embedded store (bench:base's, with its API replica, runs where DATABASE_URL is set:
  * test/bench/baseBenchSmoke.test.ts). On 3 December they took 300-400 s of that run's worker time.
  */
 const storeIndependentFiles = [

@@ -5,6 +5,7 @@
  * `node --import tsx bench/baseDevnet.ts MANIFEST_PATH BLOCK_SECONDS RATES_JSON`; prints "ready" once the
  * manifest is written and the traffic runs; SIGINT stops both.
  */
+import { seededStateFromEnv } from "../devnet/seededState";
 import { startDevnet } from "../devnet/startDevnet";
 import { type BlockRates, startBaseRateTraffic } from "../devnet/trafficBaseRates";
 
@@ -14,7 +15,7 @@ const devnet = await startDevnet({
   port: 0,
   blockTime: Number(blockSeconds),
   traffic: false,
-  seededState: process.env.DEVNET_SEEDED_STATE || undefined,
+  seededState: seededStateFromEnv(),
   manifestPath,
 });
 const traffic = startBaseRateTraffic(devnet.manifest, JSON.parse(rates) as BlockRates, (message) => console.error(message));

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Manifest, readManifest } from "../devnet/manifest";
+import { seededStateFromEnv } from "../devnet/seededState";
 import { startDevnet } from "../devnet/startDevnet";
 import { devnetReadTimeoutMs } from "../test/support/startService";
 
@@ -17,7 +18,7 @@ export async function openBenchDevnet(name: string): Promise<{ manifest: Manifes
     port: 0,
     blockTime: 0,
     traffic: false,
-    seededState: process.env.DEVNET_SEEDED_STATE || undefined,
+    seededState: seededStateFromEnv(),
     manifestPath: join(mkdtempSync(join(tmpdir(), `bench-${name}-`)), "manifest.json"),
   });
 }

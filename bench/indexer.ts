@@ -21,6 +21,7 @@ import { freePort } from "../devnet/anvil";
 import { createDevnetClient } from "../devnet/client";
 import type { Manifest } from "../devnet/manifest";
 import { unitsForUsd } from "../devnet/seed/prices";
+import { seededStateFromEnv } from "../devnet/seededState";
 import { startDevnet } from "../devnet/startDevnet";
 import { devnetSwapRouterAbi } from "../devnet/swapRouterAbi";
 import { startTraffic } from "../devnet/traffic";
@@ -45,7 +46,7 @@ const devnet = await startDevnet({
   port: 0,
   blockTime: 0,
   traffic: false,
-  seededState: process.env.DEVNET_SEEDED_STATE || undefined,
+  seededState: seededStateFromEnv(),
   manifestPath,
 });
 const cleanups: (() => Promise<void>)[] = [async () => devnet.stop(), async () => rmSync(work, { recursive: true, force: true })];

@@ -32,6 +32,9 @@ export async function seedSavedState(directory: string): Promise<SeededState> {
   return { statePath, manifest };
 }
 
+/** The saved seeding DEVNET_SEEDED_STATE names, for the benches' own devnets (the tests' setup sets it). */
+export const seededStateFromEnv = (): string | undefined => process.env.DEVNET_SEEDED_STATE || undefined;
+
 /** What `seedSavedState` saved to `directory`. */
 export function readSeededState(directory: string): SeededState {
   return { statePath: join(directory, stateFile), manifest: readManifest(join(directory, manifestFile)) };
@@ -39,11 +42,12 @@ export function readSeededState(directory: string): SeededState {
 
 /** Whether the file is there and ends as a JSON object does: a node killed while writing leaves it cut short. */
 function endsWholeJson(path: string): boolean {
-  if (!existsSync(path) || statSync(path).size === 0) return false;
+  const size = existsSync(path) ? statSync(path).size : 0;
+  if (size === 0) return false;
   const last = Buffer.alloc(16);
   const fd = openSync(path, "r");
   try {
-    const read = readSync(fd, last, 0, last.length, Math.max(0, statSync(path).size - last.length));
+    const read = readSync(fd, last, 0, last.length, Math.max(0, size - last.length));
     return last.subarray(0, read).toString().trimEnd().endsWith("}");
   } finally {
     closeSync(fd);
