@@ -21,6 +21,8 @@ const price = parseUnits(String(routes.audit.x402PriceUsd), 6);
 // The audit route: its answer reads the chain with more patience than the gas route's 2 s probe, on a busy machine.
 const auditPath = `/v1/audit/${manifest.contracts.diamond}`;
 type Refusal = { error: string; reason?: string };
+/** The reasons x402 gives a settlement the payer's balance can no longer cover (checked again, or simulated, before the broadcast). */
+const balanceReasons = ["invalid_exact_evm_insufficient_balance", "invalid_exact_evm_transaction_simulation_failed"];
 
 /** What a gas key sent since `since` (its nonce then): transactions mined and how many of them reverted. */
 async function sentBy(gasKey: Hex, since: { nonce: number; block: bigint }) {
@@ -46,8 +48,9 @@ const markOf = async (gasKey: Hex) => ({
 
 /**
  * A fresh payer holding exactly one call's price signs 20 authorizations (distinct nonces) and sends
- * them at once through `targets` (round robin): one answer, one transfer, and the gas keys broadcast
- * nothing that reverts; the others are refused with a reason and charge nothing.
+ * them at once through `targets` (round robin): at most one answer and one transfer (none only when the
+ * machine lost the admitted payment), and the gas keys broadcast nothing that reverts; the others are
+ * refused for the payer's balance and charge nothing.
  */
 async function underfundedBurst(targets: Fetcher[], urlOf: (i: number) => string, gasKeys: Hex[], payTo: Address) {
   const payerKey = generatePrivateKey();
@@ -64,15 +67,20 @@ async function underfundedBurst(targets: Fetcher[], urlOf: (i: number) => string
   );
   const answered = answers.filter((r) => r.status === 200).length;
   const refusals = (await Promise.all(answers.filter((r) => r.status !== 200).map((r) => r.json()))) as Refusal[];
-  // One payment is admitted; its route may answer 503 on a busy machine (nothing is then settled or taken).
-  const unavailable = refusals.filter((r) => r.error === "DATA_SOURCE_UNAVAILABLE").length;
-  expect(answered + unavailable).toBe(1);
+  const shown = JSON.stringify(refusals);
+  // An admitted payment may be lost to a busy machine (its route answers 503, or its settlement fails before
+  // any broadcast, the chain slow to read): it is given back, and a payment sent later may be admitted then.
+  // A second payment admitted beside the first would fail its settlement for the payer's balance instead.
+  const lostToLoad = (r: Refusal) =>
+    r.error === "DATA_SOURCE_UNAVAILABLE" || (r.error === "PAYMENT_SETTLEMENT_FAILED" && !balanceReasons.includes(r.reason ?? ""));
+  expect(answered, shown).toBeLessThanOrEqual(1);
+  expect(answered + refusals.filter(lostToLoad).length, shown).toBeGreaterThanOrEqual(1);
   const sent = await Promise.all(gasKeys.map((key, i) => sentBy(key, marks[i] as { nonce: number; block: bigint })));
   expect(sent.reduce((sum, s) => sum + s.sent, 0)).toBe(answered);
   expect(sent.reduce((sum, s) => sum + s.reverted, 0)).toBe(0);
-  for (const refusal of refusals.filter((r) => r.error !== "DATA_SOURCE_UNAVAILABLE")) {
-    expect(refusal.error).toBe("PAYMENT_INVALID");
-    expect(["payer_balance_committed", "invalid_exact_evm_insufficient_balance"]).toContain(refusal.reason);
+  for (const refusal of refusals.filter((r) => !lostToLoad(r))) {
+    expect(refusal.error, shown).toBe("PAYMENT_INVALID");
+    expect(["payer_balance_committed", "invalid_exact_evm_insufficient_balance"], shown).toContain(refusal.reason);
   }
   expect(await usdcBalance(manifest, payer)).toBe(price - BigInt(answered) * price);
   expect((await usdcBalance(manifest, payTo)) - payToBefore).toBe(BigInt(answered) * price);
